@@ -1,0 +1,56 @@
+"""The `tablestakes` command. Each subcommand imports its module only when run, so `simulate` starts fast."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tablestakes", description="Tablestakes: card and dice games online.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="apply migrations, then serve (the default command)")
+    serve.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="port to bind (default 8000; 0 picks a free one)")
+
+    commands.add_parser("migrate", help="upgrade the database to the newest schema")
+
+    grant = commands.add_parser("grant", help="credit coins to a user through the ledger (operator)")
+    grant.add_argument("username")
+    grant.add_argument("coins", type=int)
+    grant.add_argument("--reason", required=True, help="why, kept in the ledger entry")
+
+    from app.games import simulate
+
+    simulate.add_arguments(commands.add_parser("simulate", help="play bots against each other in-process"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "serve"
+    if command == "serve":
+        from app import commands
+
+        return commands.serve(getattr(args, "host", None), getattr(args, "port", None))
+    if command == "migrate":
+        from app import commands
+
+        return commands.migrate()
+    if command == "grant":
+        from app import commands
+
+        return commands.grant(args.username, args.coins, args.reason)
+    if command == "simulate":
+        from app.games import simulate
+
+        return simulate.run(args)
+    parser.error(f"unknown command {command!r}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""The engine contract: how every game looks from outside (docs/engines.md).
+
+A game is a value. It is created from a number of seats, options and a random source; it says which seats must act,
+what each seat may do, applies one action at a time (refusing an illegal one with a reason and changing nothing),
+shows each seat its own view, and once over gives the placings. It has no I/O, no asyncio and no clock: time
+enters only as system actions that the table sends when a deadline the game asked for runs out.
+
+Actions, events and views are plain JSON-able dicts with names a person understands, because the same shapes go
+over the wire. Seats are numbered 0..seats-1 in clockwise order.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from app.games.rng import RandomSource
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. `code` is stable and machine-readable, `message` is for the player."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, as each seat may learn it.
+
+    `public` is what everyone (spectators included) sees; `private[seat]` is merged on top for that seat only
+    (e.g. the card a Pika player drew, the cards a Stakes Peek showed). Never put hidden facts in `public`.
+    """
+
+    type: str
+    public: dict[str, Any] = field(default_factory=dict)
+    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        shown = {"type": self.type, **self.public}
+        if seat is not None and seat in self.private:
+            shown.update(self.private[seat])
+        return shown
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A real-time limit the game wants (Pika's alert), not the table's turn timer.
+
+    The table schedules `action` as a system action (`apply(None, action)`) `seconds` after the deadline with this
+    `key` first appears in `deadlines()`, and cancels it when the key disappears. `seat`, if set, is the seat that
+    may still act before it runs out (a bot in that seat is asked once when it opens).
+    """
+
+    key: str
+    seconds: float
+    action: Action
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game. `placings[seat]` is 1-based, standard competition ranking (1, 2, 2, 4)."""
+
+    placings: list[int]
+    scores: list[int] | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def winners(self) -> list[int]:
+        return [seat for seat, place in enumerate(self.placings) if place == 1]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"placings": list(self.placings), "scores": self.scores, "summary": self.summary}
+
+
+def competition_ranking(keys: Sequence[Any], *, higher_is_better: bool) -> list[int]:
+    """Placings for each seat from a comparable key: 1, 2, 2, 4 for equal keys."""
+    placings = []
+    for key in keys:
+        better = sum(1 for other in keys if (other > key if higher_is_better else other < key))
+        placings.append(better + 1)
+    return placings
+
+
+class Game(ABC):
+    """One game in progress. Subclasses live in app/games/<name>/ and are registered in app/games/registry.py."""
+
+    name: ClassVar[str]  # registry key, e.g. "pika"
+    title: ClassVar[str]  # shown to people, e.g. "Pika"
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    default_options: ClassVar[dict[str, Any]] = {}
+    bots: ClassVar[dict[str, type[Bot]]] = {}  # level name -> bot class: "easy", "medium", "hard"
+
+    seat_count: int  # set by create()/from_state()
+
+    @classmethod
+    def check_options(cls, seats: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate the seat count and fill in default options. Raises IllegalAction on bad input."""
+        if not cls.min_seats <= seats <= cls.max_seats:
+            raise IllegalAction("bad_seat_count", f"{cls.title} is played by {cls.min_seats} to {cls.max_seats} players")
+        merged = dict(cls.default_options)
+        for key, value in (options or {}).items():
+            if key not in merged:
+                raise IllegalAction("unknown_option", f"{cls.title} has no option {key!r}")
+            if type(value) is not type(merged[key]) and not (isinstance(merged[key], float) and isinstance(value, int)):
+                raise IllegalAction("bad_option", f"option {key!r} must be a {type(merged[key]).__name__}")
+            merged[key] = value
+        return merged
+
+    @classmethod
+    @abstractmethod
+    def create(cls, seats: int, options: Mapping[str, Any] | None, rng: RandomSource) -> Game:
+        """Set up a new game (deal, first player, ...). The game keeps `rng` and serialises it with itself."""
+
+    @abstractmethod
+    def acting_seats(self) -> list[int]:
+        """Seats the game is waiting on now (usually one; several for simultaneous choices). Empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every move `seat` may make now, including optional ones (calling Pika). Empty if none."""
+
+    @abstractmethod
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        """Apply one action by `seat` (None: a system action from the table, e.g. a deadline's).
+
+        An illegal action raises IllegalAction and leaves the game exactly as it was.
+        """
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What `seat` may see (None: a spectator). Built fresh for that seat, never filtered from a shared view."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The placings once the game is over, else None."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    def deadlines(self) -> list[Deadline]:
+        """Real-time limits the game wants now (see Deadline). Most games want none."""
+        return []
+
+    @abstractmethod
+    def to_state(self) -> dict[str, Any]:
+        """The whole state as JSON-able data, random source included; `from_state` gives the identical future."""
+
+    @classmethod
+    @abstractmethod
+    def from_state(cls, state: dict[str, Any]) -> Game:
+        """Rebuild a game from `to_state()`."""
+
+    def check_invariants(self) -> list[str]:
+        """Violations of the game's invariants (cards conserved, ...), for `simulate --check` and tests."""
+        return []
+
+
+
+class Bot(ABC):
+    """A player that picks one of the legal actions using only its own seat's view.
+
+    Bots keep no memory between calls beyond their private `rng`: anything public they need to remember (cards seen
+    since the last shuffle, ...) must be in their view. That way a bot can take over any seat at any moment, and a
+    table restored from a snapshot needs nothing but the game.
+    """
+
+    level: ClassVar[str]
+    needs_view: ClassVar[bool] = True  # False lets the driver skip building a view (fast easy bots)
+
+    def __init__(self, seat: int, rng: random.Random | None = None):
+        self.seat = seat
+        self.rng = rng or random.Random()
+
+    @abstractmethod
+    def choose(self, view: View | None, legal: list[Action]) -> Action | None:
+        """One of `legal` (or an equal dict). None only when the seat is not obliged to act (an optional call)."""
+
+
+BotFactory = Callable[[int, random.Random], Bot]
