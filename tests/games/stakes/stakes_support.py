@@ -1,0 +1,63 @@
+"""Helpers shared by the Stakes tests (rootdir-relative import: tests.games.stakes.stakes_support)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from app.games.base import Event
+from app.games.stakes import Stakes
+
+
+def act(game: Stakes, seat: int, kind: str, **fields: Any) -> list[Event]:
+    """Apply one action and return its events."""
+    return game.apply(seat, {"type": kind, **fields})
+
+
+def only(events: list[Event], kind: str) -> Event:
+    found = [e for e in events if e.type == kind]
+    assert len(found) == 1, f"expected one {kind} event, got {[e.type for e in events]}"
+    return found[0]
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def player(game: Stakes, seat: int, viewer: int | None = None) -> dict[str, Any]:
+    return game.view(viewer)["players"][seat]
+
+
+def strings_in(data: Any) -> set[str]:
+    """Every string (keys and values) inside a JSON-able structure."""
+    text = json.dumps(data)
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            found.add(node)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                found.add(key)
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(json.loads(text))
+    return found
+
+
+def hidden_from(game: Stakes, seat: int | None) -> set[str]:
+    """Cards `seat` must not see: the whole deck except what its own Peek showed and is still in it."""
+    known = set(game.peeks[seat]["cards"]) if seat is not None and seat in game.peeks else set()
+    if seat is not None and game.pending and game.pending.get("seat") == seat and "cards" in game.pending:
+        known |= set(game.pending["cards"])
+    return set(game.deck) - known
+
+
+def random_action(game: Stakes, chooser: random.Random) -> tuple[int, dict[str, Any]]:
+    seat = game.acting_seats()[0]
+    legal = game.legal_actions(seat)
+    return seat, legal[chooser.randrange(len(legal))]
