@@ -205,7 +205,7 @@ class SimulationReport:
         for level, stats in data["levels"].items():
             rate = f"{stats['win_rate'] * 100:.1f}%" if stats["win_rate"] is not None else "-"
             lines.append(
-                f"  {level:<8}{stats['seat_games']:>11}{stats['wins']:>7}{rate:>10}{stats['mean_placing']:>14}"
+                f"  {level:<8}{stats['seat_games']:>11}{stats['wins']:>7}{rate:>10}{stats['mean_placing'] or '-':>14}"
             )
         lines.append(f"  games that did not end: {self.unfinished}")
         lines.append(f"  invariant violations: {len(self.violations)}")
