@@ -141,10 +141,9 @@ def make_bots(game_cls: type[Game], levels: Sequence[str], seed: Any) -> list[Bo
 
 
 def lineup(levels: Sequence[str], players: int, game_index: int) -> list[str]:
-    """Seats filled round-robin from `levels`, rotated by one seat per game so no level keeps the first seat."""
-    base = [levels[i % len(levels)] for i in range(players)]
-    shift = game_index % players
-    return base[shift:] + base[:shift]
+    """Seats filled round-robin from `levels`, starting one level further each game, so no level keeps the first
+    seat and every listed level gets played even when it is longer than the table."""
+    return [levels[(seat + game_index) % len(levels)] for seat in range(players)]
 
 
 @dataclass

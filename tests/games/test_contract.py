@@ -116,4 +116,5 @@ def test_driver_reports_a_bot_that_chooses_an_illegal_action():
 def test_lineup_rotates_so_no_level_keeps_the_first_seat():
     firsts = {lineup(["hard", "easy", "easy", "easy"], 4, g)[0] for g in range(4)}
     assert firsts == {"hard", "easy"}
-    assert all(sorted(lineup(["hard", "easy"], 3, g)).count("hard") in (1, 2) for g in range(6))
+    assert all(lineup(["hard", "easy", "easy", "easy"], 4, g).count("hard") == 1 for g in range(8))
+    assert {level for g in range(3) for level in lineup(["hard", "medium", "easy"], 2, g)} == {"hard", "medium", "easy"}
