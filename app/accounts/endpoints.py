@@ -1,0 +1,65 @@
+"""/api/auth/* and /api/me."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response, status
+
+from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
+from app.accounts.service import Profile
+from app.core.security import SESSION_COOKIE
+from app.deps import CurrentUser, DbSession, RuntimeDep
+from app.runtime import Runtime
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+@router.post("/auth/register", status_code=status.HTTP_201_CREATED, response_model=MeOut)
+async def register(body: RegisterIn, request: Request, response: Response, session: DbSession,
+                   runtime: RuntimeDep) -> MeOut:
+    user, token = await runtime.accounts.register(session, body.username, body.password)
+    _set_session_cookie(response, request, runtime, token)
+    return _me(await runtime.accounts.profile(session, user))
+
+
+@router.post("/auth/login", response_model=MeOut)
+async def login(body: LoginIn, request: Request, response: Response, session: DbSession,
+                runtime: RuntimeDep) -> MeOut:
+    address = request.client.host if request.client else None
+    user, token = await runtime.accounts.login(session, body.username, body.password, address)
+    _set_session_cookie(response, request, runtime, token)
+    return _me(await runtime.accounts.profile(session, user))
+
+
+@router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
+async def logout(auth: CurrentUser, request: Request, session: DbSession, runtime: RuntimeDep) -> Response:
+    await runtime.accounts.logout(session, auth)
+    response = Response(status_code=status.HTTP_204_NO_CONTENT)
+    _clear_session_cookie(response, request)
+    return response
+
+
+@router.post("/auth/logout-all", response_model=LogoutAllOut)
+async def logout_all(auth: CurrentUser, request: Request, response: Response, session: DbSession,
+                     runtime: RuntimeDep) -> LogoutAllOut:
+    revoked = await runtime.accounts.logout_everywhere(session, auth.user.id)
+    _clear_session_cookie(response, request)
+    return LogoutAllOut(sessions_revoked=revoked)
+
+
+@router.get("/me", response_model=MeOut)
+async def me(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> MeOut:
+    return _me(await runtime.accounts.profile(session, auth.user))
+
+
+def _me(profile: Profile) -> MeOut:
+    return MeOut(id=profile.id, username=profile.username, coins=profile.coins, xp=profile.xp, level=profile.level)
+
+
+def _set_session_cookie(response: Response, request: Request, runtime: Runtime, token: str) -> None:
+    response.set_cookie(SESSION_COOKIE, token, max_age=runtime.settings.session_days * 86400, path="/",
+                        httponly=True, samesite="lax", secure=request.url.scheme == "https")
+
+
+def _clear_session_cookie(response: Response, request: Request) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=request.url.scheme == "https")

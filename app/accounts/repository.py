@@ -1,0 +1,67 @@
+"""Every accounts query."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.models import AuthSession, User
+
+
+async def user_by_id(session: AsyncSession, user_id: int) -> User | None:
+    return await session.get(User, user_id)
+
+
+async def user_by_key(session: AsyncSession, key: str) -> User | None:
+    return (await session.execute(select(User).where(User.username_key == key))).scalar_one_or_none()
+
+
+async def users_by_ids(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, User]:
+    if not user_ids:
+        return {}
+    result = await session.execute(select(User).where(User.id.in_(list(set(user_ids)))))
+    return {user.id: user for user in result.scalars()}
+
+
+async def add_user(session: AsyncSession, *, username: str, key: str, password_hash: str, now: datetime) -> User:
+    user = User(username=username, username_key=key, password_hash=password_hash, xp=0, created_at=now)
+    session.add(user)
+    await session.flush()
+    return user
+
+
+async def set_password_hash(session: AsyncSession, user_id: int, password_hash: str) -> None:
+    await session.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+
+
+async def add_session(session: AsyncSession, *, user_id: int, token_hash: str, now: datetime,
+                      expires_at: datetime) -> AuthSession:
+    row = AuthSession(user_id=user_id, token_hash=token_hash, created_at=now, expires_at=expires_at)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def session_by_token_hash(session: AsyncSession, token_hash: str) -> AuthSession | None:
+    result = await session.execute(select(AuthSession).where(AuthSession.token_hash == token_hash))
+    return result.scalar_one_or_none()
+
+
+async def revoke_session(session: AsyncSession, session_id: int, now: datetime) -> None:
+    await session.execute(update(AuthSession).where(AuthSession.id == session_id, AuthSession.revoked_at.is_(None))
+                          .values(revoked_at=now))
+
+
+async def revoke_all_sessions(session: AsyncSession, user_id: int, now: datetime) -> int:
+    result = await session.execute(update(AuthSession)
+                                   .where(AuthSession.user_id == user_id, AuthSession.revoked_at.is_(None),
+                                          AuthSession.expires_at > now)
+                                   .values(revoked_at=now))
+    return int(result.rowcount or 0)
+
+
+async def count_users(session: AsyncSession) -> int:
+    return int((await session.execute(select(func.count()).select_from(User))).scalar_one())

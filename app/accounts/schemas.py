@@ -1,0 +1,68 @@
+"""What the accounts endpoints take and give."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# platform.md: 3-20 characters, letters, digits, `_` and `-`, compared case-insensitively.
+# ASCII letters only: case-folding and look-alike characters make "the same name" ambiguous beyond ASCII.
+USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+USERNAME_RULE = "a username is 3 to 20 characters: letters (a-z, A-Z), digits, _ and -"
+PASSWORD_MIN = 8
+PASSWORD_MAX = 256  # argon2 takes any length; this only bounds the work a request can ask for
+
+
+def username_key(username: str) -> str:
+    return username.lower()
+
+
+def check_username(value: str) -> str:
+    if not USERNAME_PATTERN.match(value):
+        raise ValueError(USERNAME_RULE)
+    return value
+
+
+def check_password(value: str) -> str:
+    if len(value) < PASSWORD_MIN:
+        raise ValueError(f"a password is at least {PASSWORD_MIN} characters")
+    if len(value) > PASSWORD_MAX:
+        raise ValueError(f"a password is at most {PASSWORD_MAX} characters")
+    return value
+
+
+class RegisterIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(examples=["Ada_99"])
+    password: str = Field(examples=["correct horse"])
+
+    @field_validator("username")
+    @classmethod
+    def _username_rule(cls, value: str) -> str:
+        return check_username(value)
+
+    @field_validator("password")
+    @classmethod
+    def _password_rule(cls, value: str) -> str:
+        return check_password(value)
+
+
+class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=PASSWORD_MAX)
+
+
+class MeOut(BaseModel):
+    id: int
+    username: str
+    coins: int
+    xp: int
+    level: int
+
+
+class LogoutAllOut(BaseModel):
+    sessions_revoked: int

@@ -1,0 +1,125 @@
+"""What `tablestakes serve`, `migrate` and `grant` do (app/cli.py parses the arguments)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import socket
+import sys
+import uuid
+
+from app.config import Settings
+
+log = logging.getLogger("tablestakes")
+
+
+def serve(host: str | None, port: int | None) -> int:
+    """Migrate the database, then serve until interrupted. Prints the URL once the server accepts connections."""
+    import uvicorn
+
+    from app.core.logging import configure_logging
+    from app.main import create_app
+
+    settings = Settings()
+    configure_logging(settings.log_level)
+    host = host or settings.host
+    port = settings.port if port is None else port
+    asyncio.run(_migrate(settings))
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        print(f"tablestakes: cannot listen on {host}:{port}: {error.strerror}", file=sys.stderr)
+        return 1
+    bound_port = sock.getsockname()[1]  # port 0 asks the system for a free one
+    shown_host = f"[{host}]" if family == socket.AF_INET6 else host
+    url = f"http://{shown_host}:{bound_port}"
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.should_exit:
+                print(f"Tablestakes is serving on {url}", flush=True)
+
+    # One process per node, no --workers (design.md); proxy headers are trusted from loopback only (uvicorn default).
+    config = uvicorn.Config(create_app(settings), log_config=None, access_log=False, proxy_headers=True,
+                            lifespan="on")
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: end quietly with status 0.
+    previous = signal.signal(signal.SIGTERM, _stopped)
+    try:
+        Server(config).run(sockets=[sock])
+    except (KeyboardInterrupt, _Stop):
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print("Tablestakes stopped", flush=True)
+    return 0
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stopped(_signum: int, _frame: object) -> None:
+    raise _Stop()
+
+
+def migrate() -> int:
+    from app.core.logging import configure_logging
+
+    settings = Settings()
+    configure_logging(settings.log_level)
+    revision = asyncio.run(_migrate(settings))
+    print(f"database at revision {revision}")
+    return 0
+
+
+async def _migrate(settings: Settings) -> str | None:
+    from app.core import migrations
+    from app.core.db import create_engine
+
+    engine = create_engine(settings.database_url, pool_size=1, max_overflow=0,
+                           busy_timeout_ms=settings.sqlite_busy_timeout_ms)
+    try:
+        await migrations.upgrade(engine)
+        return await migrations.current_revision(engine)
+    finally:
+        await engine.dispose()
+
+
+def grant(username: str, coins: int, reason: str) -> int:
+    """Credit a user's wallet through the ledger (an operator grant: coins with no counterpart, still an entry)."""
+    if coins <= 0:
+        print("tablestakes grant: COINS must be a whole number above zero", file=sys.stderr)
+        return 2
+    if not reason.strip():
+        print("tablestakes grant: --reason must say why", file=sys.stderr)
+        return 2
+    try:
+        balance = asyncio.run(_grant(Settings(), username, coins, reason.strip()))
+    except LookupError as error:
+        print(f"tablestakes grant: {error}", file=sys.stderr)
+        return 1
+    print(f"granted {coins} coins to {username}; balance now {balance}")
+    return 0
+
+
+async def _grant(settings: Settings, username: str, coins: int, reason: str) -> int:
+    from app.accounts.service import UnknownUser
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    async with open_runtime(settings) as runtime, runtime.transaction() as session:
+        try:
+            user = await runtime.accounts.user_by_username(session, username)
+        except UnknownUser:
+            raise LookupError(f"no user called {username!r}") from None
+        wallet = await runtime.ledger.wallet_id(session, user.id)
+        # Each run of the command is one grant: a fresh key, so running it twice grants twice, on purpose.
+        posted = await runtime.ledger.credit(session, wallet, coins, key=f"grant:{uuid.uuid4().hex}",
+                                             reason=f"grant: {reason}"[:200])
+        return posted.entries[0].balance_after

@@ -1,0 +1,150 @@
+"""Settings: one object, read from environment variables (no prefix), every default documented in README.md.
+
+With nothing set the app runs embedded: a SQLite file and the secret key in DATA_DIR (default ./data) and the
+in-process Redis stand-in (`memory://`). The defaults of rules/platform.md (payouts, XP, league, boosters, timers)
+live here too, so an operator can change them without touching code.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+# OWASP's minimum for argon2id (m=19 MiB, t=2, p=1); settings may raise these, never lower them.
+ARGON2_MIN_MEMORY_KIB = 19456
+ARGON2_MIN_TIME_COST = 2
+
+SECRET_KEY_FILE = "secret_key"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _default_payouts() -> dict[int, list[int]]:
+    # platform.md "Coin payouts": online tables pay every place, by number of seats.
+    return {2: [60, 20], 3: [80, 40, 20], 4: [100, 60, 40, 20], 5: [120, 80, 50, 30, 20]}
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", case_sensitive=False)
+
+    # --- where things live -----------------------------------------------------------------------------------
+    data_dir: Path = Path("./data")
+    database_url: str = ""  # empty: sqlite+aiosqlite:///<DATA_DIR>/tablestakes.db
+    redis_url: str = "memory://"
+    secret_key: SecretStr | None = None  # unset: generated once and kept in <DATA_DIR>/secret_key (mode 0600)
+    static_dir: Path = REPO_ROOT / "static"
+
+    # --- serving -------------------------------------------------------------------------------------------
+    host: str = "127.0.0.1"
+    port: int = 8000
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    log_level: str = "INFO"
+    max_body_bytes: int = 64 * 1024
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+    sqlite_busy_timeout_ms: int = 30_000
+
+    # --- accounts ------------------------------------------------------------------------------------------
+    session_days: int = 30
+    argon2_memory_kib: int = ARGON2_MIN_MEMORY_KIB
+    argon2_time_cost: int = ARGON2_MIN_TIME_COST
+    argon2_parallelism: int = 1
+    login_rate_window_seconds: int = 300
+    login_rate_per_username: int = 10  # failed logins per username per window
+    login_rate_per_address: int = 50  # login attempts per client address per window
+
+    # --- coins, XP, league (platform.md defaults) ------------------------------------------------------------
+    start_balance: int = 1000
+    payouts: dict[int, list[int]] = Field(default_factory=_default_payouts)
+    friends_prize_ratio: float = 0.5  # friends tables pay the winner half the online first prize
+    stakes: list[int] = Field(default_factory=lambda: [100, 250, 500, 1000])
+    xp_by_place: list[int] = Field(default_factory=lambda: [30, 20, 15, 10, 10])
+    xp_for_finishing: int = 10
+    level_xp_step: int = 50  # level L is reached at step * L * (L - 1) XP
+    league_points: list[int] = Field(default_factory=lambda: [12, 8, 4, 2, 1])
+    league_prizes: list[int] = Field(default_factory=lambda: [500, 300, 150])
+    booster_price: int = 300
+    booster_multiplier: float = 2.0
+    booster_seconds: int = 3600
+    vip_price: int = 2000
+    vip_multiplier: float = 1.5
+    vip_days: int = 30
+
+    # --- tables and time ---------------------------------------------------------------------------------------
+    online_fill_seconds: float = 20.0
+    staked_fill_seconds: float = 60.0
+    turn_timer_seconds: float = 30.0
+    disconnect_grace_seconds: float = 15.0
+    pika_alert_seconds: float = 3.0
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        # ALLOWED_ORIGINS="https://a.example,https://b.example" (a JSON list works too)
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                import json
+
+                return json.loads(text)
+            return [part.strip().rstrip("/") for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("argon2_memory_kib")
+    @classmethod
+    def _argon2_memory(cls, value: int) -> int:
+        if value < ARGON2_MIN_MEMORY_KIB:
+            raise ValueError(f"argon2 memory must be at least {ARGON2_MIN_MEMORY_KIB} KiB (OWASP minimum)")
+        return value
+
+    @field_validator("argon2_time_cost")
+    @classmethod
+    def _argon2_time(cls, value: int) -> int:
+        if value < ARGON2_MIN_TIME_COST:
+            raise ValueError(f"argon2 time cost must be at least {ARGON2_MIN_TIME_COST} (OWASP minimum)")
+        return value
+
+    @field_validator("start_balance", "max_body_bytes", "session_days")
+    @classmethod
+    def _not_negative(cls, value: int) -> int:
+        if value < 0:
+            raise ValueError("must not be negative")
+        return value
+
+    @model_validator(mode="after")
+    def _embedded_defaults(self) -> Settings:
+        if not self.database_url:
+            db_path = (self.data_dir / "tablestakes.db").resolve()
+            self.database_url = f"sqlite+aiosqlite:///{db_path}"
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def resolved_secret_key(self) -> str:
+        """SECRET_KEY if set; otherwise the key kept in DATA_DIR, created on first use (readable by owner only)."""
+        if self.secret_key is not None and self.secret_key.get_secret_value():
+            return self.secret_key.get_secret_value()
+        return load_or_create_secret(self.data_dir)
+
+
+def load_or_create_secret(data_dir: Path) -> str:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / SECRET_KEY_FILE
+    try:
+        # O_EXCL: two processes starting at once agree on one key; 0600 from the first byte.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text().strip()
+        if not key:
+            raise RuntimeError(f"{path} is empty: delete it to generate a new secret key") from None
+        return key
+    key = secrets.token_urlsafe(48)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key

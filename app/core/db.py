@@ -1,0 +1,105 @@
+"""The database: one engine factory for SQLite and Postgres, the declarative base and its naming convention.
+
+SQLite (embedded) loses concurrent read-modify-writes unless every connection uses WAL, a busy timeout and
+`BEGIN IMMEDIATE` (design.md, "Money"). The stdlib driver normally decides by itself when to emit BEGIN (and never
+for SELECT); we switch that off (`isolation_level = None`) and emit `BEGIN IMMEDIATE` from SQLAlchemy's "begin"
+event, as SQLAlchemy's SQLite documentation describes ("Enabling Non-Legacy SQLite Transactional Modes"). Every
+transaction then takes the write lock at its start: writers queue on the busy timeout instead of failing or
+overwriting each other, and readers still read a consistent snapshot.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.sql.dml import Insert
+from sqlalchemy.types import TypeDecorator
+
+# Names every constraint, so migrations can refer to them and SQLite batch mode can recreate tables faithfully.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_N_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+# 64-bit ids on Postgres; on SQLite only INTEGER PRIMARY KEY autoincrements (and is 64-bit anyway).
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in and out, on both backends (SQLite keeps no time zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database; use Clock.now() (aware UTC)")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def create_engine(url: str, *, pool_size: int = 10, max_overflow: int = 20, busy_timeout_ms: int = 30_000,
+                  echo: bool = False) -> AsyncEngine:
+    """An async engine for `sqlite+aiosqlite://` or `postgresql+asyncpg://` URLs, set up for correct concurrency."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=max_overflow)
+        _make_sqlite_transactional(engine, busy_timeout_ms)
+        return engine
+    return create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True)
+
+
+def _make_sqlite_transactional(engine: AsyncEngine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver emits no BEGIN of its own; we do, below
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer, nor it them
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")  # wait for the lock instead of failing
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # durable at every checkpoint; safe with WAL
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        # Take the write lock now: a deferred BEGIN that reads then writes would fail with SQLITE_BUSY, or, with
+        # the driver's own transaction handling, read outside any transaction and overwrite a concurrent update.
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
+
+
+def insert_ignoring_conflicts(session: AsyncSession, table: Any, **values: Any) -> Insert:
+    """`INSERT ... ON CONFLICT DO NOTHING` in the session's dialect (Postgres and SQLite share the syntax)."""
+    dialect = session.get_bind().dialect.name
+    module = postgresql if dialect == "postgresql" else sqlite
+    return module.insert(table).values(**values).on_conflict_do_nothing()

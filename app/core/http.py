@@ -1,0 +1,149 @@
+"""The HTTP edge, as plain ASGI middleware: a request id and one log line per request, crashes turned into a bare
+500 (logged with the request id, never a trace to the client), a cap on request bodies enforced on the stream
+itself, and a same-origin check for state-changing requests (the session cookie is SameSite=Lax; this closes the
+rest of the cross-site door)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.errors import BodyTooLarge, error_body
+from app.core.logging import request_id_var
+
+log = logging.getLogger("tablestakes.http")
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any],
+                     headers: Iterable[tuple[bytes, bytes]] = ()) -> None:
+    payload = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                            *headers]})
+    await send({"type": "http.response.body", "body": payload})
+
+
+class RequestContextMiddleware:
+    """Outermost: names the request (X-Request-ID in and out), logs it, and answers 500 if anything inside crashes."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        incoming = _header(scope, b"x-request-id")
+        request_id = incoming if incoming and _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        token = request_id_var.set(request_id)
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = time.perf_counter()
+        status: int | None = None
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            log.exception("unhandled error", extra={"request_id": request_id, "method": scope.get("method"),
+                                                   "path": scope.get("path")})
+            if scope["type"] == "http" and status is None:
+                status = 500
+                await _send_json(send, 500, error_body("internal_error", "Something went wrong on our side.",
+                                                       {"request_id": request_id}),
+                                 [(b"x-request-id", request_id.encode())])
+            elif scope["type"] != "http":
+                raise
+        finally:
+            if scope["type"] == "http":
+                log.info("%s %s %s", scope.get("method"), scope.get("path"), status, extra={
+                    "method": scope.get("method"), "path": scope.get("path"), "status": status,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "client": (scope.get("client") or (None,))[0]})
+            request_id_var.reset(token)
+
+
+class BodyLimitMiddleware:
+    """Refuses bodies over `limit` bytes: at once when Content-Length says so, else as soon as the stream passes it."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None:
+            try:
+                too_large = int(declared) > self.limit
+            except ValueError:
+                await _send_json(send, 400, error_body("bad_request", "Content-Length is not a number."))
+                return
+            if too_large:
+                await _send_json(send, 413, error_body("body_too_large",
+                                                       f"The request body is larger than {self.limit} bytes."))
+                return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise BodyTooLarge(self.limit)
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
+def origin_allowed(origin: str, host: str | None, allowed_origins: Iterable[str]) -> bool:
+    """True if `origin` (an Origin header) is this site (same host[:port] as the Host header) or an allowed origin.
+    The one origin rule, for HTTP (below) and WebSockets."""
+    origin = origin.rstrip("/").lower()
+    if origin in {allowed.rstrip("/").lower() for allowed in allowed_origins}:
+        return True
+    return bool(host) and urlsplit(origin).netloc == (host or "").lower()
+
+
+class SameOriginMiddleware:
+    """A state-changing request that names an Origin must come from this site or from ALLOWED_ORIGINS."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: Iterable[str]):
+        self.app = app
+        self.allowed = [origin.rstrip("/").lower() for origin in allowed_origins]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope.get("method") in _UNSAFE_METHODS:
+            origin = _header(scope, b"origin")
+            if origin is not None and not origin_allowed(origin, _header(scope, b"host"), self.allowed):
+                await _send_json(send, 403, error_body("origin_not_allowed",
+                                                       "Requests from this origin are not accepted."))
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,28 @@
+"""Redis behind one factory: `redis://` (and `rediss://`, `unix://`) is a real server, `memory://` an in-process
+fakeredis server with Lua (design.md, "Coordination"). Same client API either way, Lua scripts included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis.asyncio as redis_asyncio
+
+Redis = redis_asyncio.Redis
+
+
+def create_redis(url: str) -> Any:
+    """A `redis.asyncio.Redis`-compatible client with `decode_responses=True` (str in, str out)."""
+    if url.startswith("memory://"):
+        import fakeredis
+
+        # A server of its own: two apps in one process (tests) never see each other's keys.
+        return fakeredis.FakeAsyncRedis(server=fakeredis.FakeServer(), decode_responses=True)
+    return redis_asyncio.from_url(url, decode_responses=True)
+
+
+async def close_redis(client: Any) -> None:
+    close = getattr(client, "aclose", None) or client.close
+    await close()
+    pool = getattr(client, "connection_pool", None)
+    if pool is not None:
+        await pool.disconnect()

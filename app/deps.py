@@ -1,0 +1,45 @@
+"""FastAPI dependencies shared by every router: the runtime, the request's unit of work, the current user.
+
+The request boundary commits (style.md, after polar): services never do. `DbSession` commits when the endpoint
+returns and before the response is sent (`scope="function"`), so a failed commit is the client's error response,
+not a 200 followed by a lost write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.service import Authenticated
+from app.core.security import SESSION_COOKIE
+from app.runtime import Runtime
+
+
+def get_runtime(request: Request) -> Runtime:
+    return request.app.state.runtime
+
+
+async def get_db_session(request: Request) -> AsyncIterator[AsyncSession]:
+    runtime: Runtime = request.app.state.runtime
+    async with runtime.sessionmaker() as session:
+        try:
+            yield session
+        except BaseException:
+            await session.rollback()
+            raise
+        else:
+            await session.commit()
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+DbSession = Annotated[AsyncSession, Depends(get_db_session, scope="function")]
+
+
+async def get_current_user(request: Request, session: DbSession, runtime: RuntimeDep) -> Authenticated:
+    return await runtime.accounts.authenticate(session, request.cookies.get(SESSION_COOKIE))
+
+
+CurrentUser = Annotated[Authenticated, Depends(get_current_user)]

@@ -1,0 +1,30 @@
+"""What the friends endpoints take and give."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class UsernameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=1, max_length=64)
+
+
+class PersonOut(BaseModel):
+    username: str
+    since: datetime  # when the friendship, request or block began
+
+
+class FriendListsOut(BaseModel):
+    friends: list[PersonOut]
+    incoming: list[PersonOut]
+    outgoing: list[PersonOut]
+    blocked: list[PersonOut]
+
+
+class RequestSentOut(BaseModel):
+    status: Literal["requested", "friends"]

@@ -1,0 +1,91 @@
+"""Every ledger query. Plain Core statements: balances change only through `apply_delta` (a conditional update for
+debits), called only by `LedgerService.post`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.db import insert_ignoring_conflicts
+from app.ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction
+
+accounts = LedgerAccount.__table__
+transactions = LedgerTransaction.__table__
+entries = LedgerEntry.__table__
+
+
+async def account(session: AsyncSession, account_id: int) -> LedgerAccount | None:
+    return (await session.execute(select(LedgerAccount).where(LedgerAccount.id == account_id))).scalar_one_or_none()
+
+
+async def account_id_by_name(session: AsyncSession, name: str) -> int | None:
+    return (await session.execute(select(accounts.c.id).where(accounts.c.name == name))).scalar_one_or_none()
+
+
+async def account_id_by_user(session: AsyncSession, user_id: int) -> int | None:
+    return (await session.execute(select(accounts.c.id).where(accounts.c.user_id == user_id))).scalar_one_or_none()
+
+
+async def ensure_account(session: AsyncSession, *, name: str, kind: str, user_id: int | None, now: datetime) -> int:
+    """The account called `name`, created with a zero balance if missing (safe against a concurrent create)."""
+    await session.execute(insert_ignoring_conflicts(session, accounts, name=name, kind=kind, user_id=user_id,
+                                                    balance=0, created_at=now))
+    account_id = await account_id_by_name(session, name)
+    assert account_id is not None
+    return account_id
+
+
+async def balance(session: AsyncSession, account_id: int) -> int | None:
+    return (await session.execute(select(accounts.c.balance).where(accounts.c.id == account_id))).scalar_one_or_none()
+
+
+async def transaction_by_key(session: AsyncSession, key: str) -> LedgerTransaction | None:
+    return (await session.execute(select(LedgerTransaction).where(LedgerTransaction.key == key))).scalar_one_or_none()
+
+
+async def entries_of(session: AsyncSession, transaction_id: int) -> list[LedgerEntry]:
+    result = await session.execute(select(LedgerEntry).where(LedgerEntry.transaction_id == transaction_id)
+                                   .order_by(LedgerEntry.account_id))
+    return list(result.scalars())
+
+
+async def insert_transaction(session: AsyncSession, *, key: str, reason: str, now: datetime) -> int:
+    result = await session.execute(insert(transactions).values(key=key, reason=reason, created_at=now)
+                                   .returning(transactions.c.id))
+    return int(result.scalar_one())
+
+
+async def apply_delta(session: AsyncSession, account_id: int, delta: int) -> int | None:
+    """Add `delta` to the balance and return the new balance; None if the account is missing or, for a debit, if
+    it holds less than the debit (`... WHERE balance >= :n`: correct under concurrency on Postgres and SQLite)."""
+    statement = update(accounts).where(accounts.c.id == account_id)
+    if delta < 0:
+        statement = statement.where(accounts.c.balance >= -delta)
+    result = await session.execute(statement.values(balance=accounts.c.balance + delta).returning(accounts.c.balance))
+    return result.scalar_one_or_none()
+
+
+async def insert_entries(session: AsyncSession, rows: Sequence[dict[str, object]]) -> None:
+    await session.execute(insert(entries), list(rows))
+
+
+async def history(session: AsyncSession, account_id: int, *, before: int | None, limit: int
+                  ) -> list[tuple[LedgerEntry, str]]:
+    statement = (select(LedgerEntry, LedgerTransaction.reason)
+                 .join(LedgerTransaction, LedgerTransaction.id == LedgerEntry.transaction_id)
+                 .where(LedgerEntry.account_id == account_id)
+                 .order_by(LedgerEntry.id.desc()).limit(limit))
+    if before is not None:
+        statement = statement.where(LedgerEntry.id < before)
+    return [(row[0], row[1]) for row in (await session.execute(statement)).all()]
+
+
+async def totals(session: AsyncSession) -> tuple[int, int, int]:
+    """(sum of balances, sum of entries, lowest balance) over the whole ledger."""
+    balances = (await session.execute(select(func.coalesce(func.sum(accounts.c.balance), 0)))).scalar_one()
+    lowest = (await session.execute(select(func.coalesce(func.min(accounts.c.balance), 0)))).scalar_one()
+    deltas = (await session.execute(select(func.coalesce(func.sum(entries.c.delta), 0)))).scalar_one()
+    return int(balances), int(deltas), int(lowest)

@@ -1,0 +1,68 @@
+"""The application: `create_app(settings)` builds a FastAPI app whose lifespan opens the runtime (database engine,
+Redis client, services) and keeps it on `app.state.runtime`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.cors import CORSMiddleware
+
+from app.accounts.endpoints import router as accounts_router
+from app.config import Settings
+from app.core.clock import Clock
+from app.core.errors import install_error_handlers
+from app.core.http import BodyLimitMiddleware, RequestContextMiddleware, SameOriginMiddleware
+from app.friends.endpoints import router as friends_router
+from app.ledger.endpoints import router as ledger_router
+from app.ops import router as ops_router
+from app.runtime import open_runtime
+
+
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None, migrate: bool = False) -> FastAPI:
+    """A new app. `migrate=True` upgrades the database at startup (the CLI migrates before serving instead)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with open_runtime(settings, clock, migrate=migrate) as runtime:
+            app.state.runtime = runtime
+            yield
+
+    app = FastAPI(title="Tablestakes", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    install_error_handlers(app)
+
+    # Middleware: the last added is the outermost.
+    app.add_middleware(SameOriginMiddleware, allowed_origins=settings.allowed_origins)
+    if settings.allowed_origins:
+        app.add_middleware(CORSMiddleware, allow_origins=settings.allowed_origins, allow_credentials=True,
+                           allow_methods=["GET", "POST", "PUT", "DELETE"], allow_headers=["Content-Type"])
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(RequestContextMiddleware)
+
+    app.include_router(ops_router)
+    app.include_router(accounts_router)
+    app.include_router(ledger_router)
+    app.include_router(friends_router)
+    # Later layers: the realtime gateway (WebSocket), rooms, matchmaking, league and shop routers go here.
+
+    _mount_client(app, settings)
+    return app
+
+
+def _mount_client(app: FastAPI, settings: Settings) -> None:
+    """The browser client: files under /static, and static/index.html at / when it exists."""
+    static_dir = settings.static_dir
+    if static_dir.is_dir():
+        app.mount("/static", StaticFiles(directory=static_dir), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index(request: Request) -> Response:
+        page = static_dir / "index.html"
+        if page.is_file():
+            return FileResponse(page, media_type="text/html")
+        return JSONResponse({"service": "tablestakes", "status": "ok", "api": "/api", "docs": "/docs"})

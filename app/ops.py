@@ -1,0 +1,46 @@
+"""/healthz (the process answers) and /readyz (the database and Redis answer too)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from app.core.errors import error_response
+from app.deps import RuntimeDep
+
+router = APIRouter(tags=["operations"])
+log = logging.getLogger("tablestakes.ops")
+
+CHECK_TIMEOUT = 2.0
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(runtime: RuntimeDep) -> JSONResponse:
+    async def database() -> None:
+        async with runtime.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+
+    async def redis() -> None:
+        await runtime.redis.ping()
+
+    checks = {"database": database, "redis": redis}
+    results: dict[str, str] = {}
+    for name, check in checks.items():
+        try:
+            await asyncio.wait_for(check(), CHECK_TIMEOUT)
+            results[name] = "ok"
+        except Exception as error:  # any failure means not ready; the reason goes to the log
+            log.warning("readiness check failed", extra={"check": name, "error": repr(error)})
+            results[name] = "unavailable"
+    if all(value == "ok" for value in results.values()):
+        return JSONResponse({"status": "ready", **results})
+    return error_response(503, "not_ready", "A backing service does not answer.", results)

@@ -1,0 +1,69 @@
+"""Everything a running app holds: settings, clock, database engine and sessions, Redis, and the services.
+
+`open_runtime(settings)` builds it and closes it; `create_app` keeps one on `app.state.runtime`, and the CLI
+(`grant`), the bench and the tests open their own. Nothing here is global, so two apps with different settings can
+live in one process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.accounts.service import AccountService
+from app.config import Settings
+from app.core import migrations
+from app.core.clock import Clock, SystemClock
+from app.core.db import create_engine, create_sessionmaker
+from app.core.ratelimit import RateLimiter
+from app.core.redis import close_redis, create_redis
+from app.core.security import PasswordHashing
+from app.friends.service import FriendService
+from app.ledger.service import LedgerService
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    clock: Clock
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    redis: Any
+    secret_key: str
+    limiter: RateLimiter
+    ledger: LedgerService
+    accounts: AccountService
+    friends: FriendService
+
+    def transaction(self) -> Any:
+        """`async with runtime.transaction() as session:` one unit of work, committed on success."""
+        return self.sessionmaker.begin()
+
+
+@asynccontextmanager
+async def open_runtime(settings: Settings, clock: Clock | None = None, *, migrate: bool = False
+                       ) -> AsyncIterator[Runtime]:
+    clock = clock or SystemClock()
+    engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
+                           max_overflow=settings.db_max_overflow, busy_timeout_ms=settings.sqlite_busy_timeout_ms)
+    redis = create_redis(settings.redis_url)
+    try:
+        if migrate:
+            await migrations.upgrade(engine)
+        sessionmaker = create_sessionmaker(engine)
+        limiter = RateLimiter(redis)
+        ledger = LedgerService(clock)
+        passwords = PasswordHashing(settings.argon2_memory_kib, settings.argon2_time_cost,
+                                    settings.argon2_parallelism)
+        accounts = AccountService(settings, clock, ledger, passwords, limiter, sessionmaker)
+        friends = FriendService(clock, accounts)
+        yield Runtime(settings=settings, clock=clock, engine=engine, sessionmaker=sessionmaker, redis=redis,
+                      secret_key=settings.resolved_secret_key(), limiter=limiter, ledger=ledger,
+                      accounts=accounts, friends=friends)
+    finally:
+        await close_redis(redis)
+        await engine.dispose()
