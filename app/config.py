@@ -80,6 +80,11 @@ class Settings(BaseSettings):
     turn_timer_seconds: float = 30.0
     disconnect_grace_seconds: float = 15.0
     pika_alert_seconds: float = 3.0
+    bot_delay_min_seconds: float = 0.6  # bots "think" for a human-like moment before they move
+    bot_delay_max_seconds: float = 1.4
+    snapshot_seconds: float = 5.0
+    ws_messages_per_second: float = 20.0  # per socket, sustained; bursts up to twice that
+    ws_refusals_before_close: int = 60  # rate-limited messages tolerated before the socket is closed  # a live table is saved at every status change and at least this often
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -43,3 +43,16 @@ async def get_current_user(request: Request, session: DbSession, runtime: Runtim
 
 
 CurrentUser = Annotated[Authenticated, Depends(get_current_user)]
+
+
+async def get_current_user_briefly(request: Request, runtime: RuntimeDep) -> Authenticated:
+    """The current user, looked up in a session of its own that is closed before the endpoint runs.
+
+    For endpoints that open their own transactions (creating a table snapshots it): on SQLite every transaction
+    takes the write lock at its start, so holding the request's session open meanwhile would block them.
+    """
+    async with runtime.sessionmaker() as session:
+        return await runtime.accounts.authenticate(session, request.cookies.get(SESSION_COOKIE))
+
+
+BrieflyAuthenticated = Annotated[Authenticated, Depends(get_current_user_briefly)]

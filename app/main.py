@@ -19,6 +19,7 @@ from app.core.http import BodyLimitMiddleware, RequestContextMiddleware, SameOri
 from app.friends.endpoints import router as friends_router
 from app.ledger.endpoints import router as ledger_router
 from app.ops import router as ops_router
+from app.realtime.setup import install_routes, open_realtime
 from app.runtime import open_runtime
 
 
@@ -30,7 +31,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with open_runtime(settings, clock, migrate=migrate) as runtime:
             app.state.runtime = runtime
-            yield
+            async with open_realtime(app, runtime):
+                yield
 
     app = FastAPI(title="Tablestakes", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
@@ -48,7 +50,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.include_router(accounts_router)
     app.include_router(ledger_router)
     app.include_router(friends_router)
-    # Later layers: the realtime gateway (WebSocket), rooms, matchmaking, league and shop routers go here.
+    install_routes(app)  # tables, rooms, invitations, games and the /ws socket
 
     _mount_client(app, settings)
     return app

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Request, Response, status
 
 from app.deps import CurrentUser, DbSession, RuntimeDep
 from app.friends.schemas import FriendListsOut, PersonOut, RequestSentOut, UsernameIn
@@ -15,13 +15,15 @@ NO_CONTENT = status.HTTP_204_NO_CONTENT
 
 
 @router.get("", response_model=FriendListsOut)
-async def lists(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> FriendListsOut:
+async def lists(request: Request, auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> FriendListsOut:
     found = await runtime.friends.lists(session, auth.user)
+    online = await request.app.state.realtime.hub.online(p.id for p in found.friends)
 
     def out(people: list[Person]) -> list[PersonOut]:
         return [PersonOut(username=p.username, since=p.since) for p in people]
 
-    return FriendListsOut(friends=out(found.friends), incoming=out(found.incoming), outgoing=out(found.outgoing),
+    friends = [PersonOut(username=p.username, since=p.since, online=p.id in online) for p in found.friends]
+    return FriendListsOut(friends=friends, incoming=out(found.incoming), outgoing=out(found.outgoing),
                           blocked=out(found.blocked))
 
 

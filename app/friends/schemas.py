@@ -17,6 +17,7 @@ class UsernameIn(BaseModel):
 class PersonOut(BaseModel):
     username: str
     since: datetime  # when the friendship, request or block began
+    online: bool | None = None  # friends only: connected right now (presence in Redis)
 
 
 class FriendListsOut(BaseModel):

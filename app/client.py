@@ -1,0 +1,293 @@
+"""A small Python client for Tablestakes: HTTP for accounts and rooms, one WebSocket for tables.
+
+Used by the tests, `bench/load.py` and any bot that plays over the wire:
+
+    async with TablestakesClient("http://127.0.0.1:8000") as client:
+        await client.register("ada", "correct horse")
+        table = await client.post("/api/tables", {"game": "pika", "seats": 2, "bot_level": "easy"})
+        await client.connect()
+        await client.join(table["id"])
+        await client.play(table["id"], bot)        # until the game is over
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+
+class ClientError(Exception):
+    """The server refused a request: `code` and `message` as it sent them (HTTP or socket)."""
+
+    def __init__(self, code: str, message: str, status: int | None = None):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class TableState:
+    """What this client knows of one table, kept current from the socket."""
+
+    id: str
+    version: int = -1
+    view: dict[str, Any] = field(default_factory=dict)
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    messages: int = 0
+    received_at: float = 0.0
+
+    @property
+    def seat(self) -> int | None:
+        return self.info.get("my_seat")
+
+    @property
+    def over(self) -> bool:
+        return self.info.get("status") == "finished"
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.view.get("to_act", []) and bool(self.legal)
+
+
+class TablestakesClient:
+    def __init__(self, base_url: str, *, origin: str | None = None, timeout: float = 30.0):
+        self.base_url = base_url.rstrip("/")
+        self.origin = origin
+        self.timeout = timeout
+        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout)
+        self.socket: ClientConnection | None = None
+        self.tables: dict[str, TableState] = {}
+        self.notices: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.user: dict[str, Any] | None = None
+        self.close_code: int | None = None
+        self.received: list[dict[str, Any]] = []  # every socket message, in order (tests read it)
+        self.keep_messages = True
+        self._ids = itertools.count(1)
+        self._pending: dict[Any, asyncio.Future] = {}
+        self._changed = asyncio.Condition()
+        self._reader: asyncio.Task | None = None
+        self._hello = asyncio.Event()
+        self._hello_message: dict[str, Any] | None = None
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+
+    async def __aenter__(self) -> TablestakesClient:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------------------------------------ HTTP
+
+    async def _call(self, method: str, path: str, body: Any = None, **params: Any) -> Any:
+        response = await self.http.request(method, path, json=body, params=params or None)
+        if response.status_code >= 400:
+            try:
+                error = response.json()["error"]
+            except (ValueError, KeyError, TypeError):
+                raise ClientError("http_error", response.text, response.status_code) from None
+            raise ClientError(error["code"], error["message"], response.status_code)
+        return response.json() if response.content else None
+
+    async def get(self, path: str, **params: Any) -> Any:
+        return await self._call("GET", path, **params)
+
+    async def post(self, path: str, body: Any = None) -> Any:
+        return await self._call("POST", path, body if body is not None else {})
+
+    async def delete(self, path: str) -> Any:
+        return await self._call("DELETE", path)
+
+    async def register(self, username: str, password: str) -> dict[str, Any]:
+        self.user = await self.post("/api/auth/register", {"username": username, "password": password})
+        return self.user
+
+    async def login(self, username: str, password: str) -> dict[str, Any]:
+        self.user = await self.post("/api/auth/login", {"username": username, "password": password})
+        return self.user
+
+    @property
+    def session_cookie(self) -> str | None:
+        return self.http.cookies.get("ts_session")
+
+    # ---------------------------------------------------------------------------------------------- socket
+
+    def ws_url(self) -> str:
+        return self.base_url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
+
+    async def connect(self, *, cookie: str | None = None, origin: str | None = None) -> dict[str, Any] | None:
+        """Open the socket (with the session cookie) and wait for the server's hello (None if it refused)."""
+        cookie = cookie if cookie is not None else self.session_cookie
+        headers = {"Cookie": f"ts_session={cookie}"} if cookie else {}
+        self._hello.clear()
+        self.close_code = None
+        self.socket = await connect(
+            self.ws_url(),
+            additional_headers=headers,
+            origin=origin or self.origin,
+            max_size=2**22,
+            open_timeout=self.timeout,
+        )
+        self._reader = asyncio.create_task(self._read())
+        done, _ = await asyncio.wait(
+            [asyncio.create_task(self._hello.wait()), self._reader], timeout=self.timeout,
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        return self._hello_message if self._hello.is_set() else None
+
+    async def _read(self) -> None:
+        assert self.socket is not None
+        try:
+            async for raw in self.socket:
+                message = json.loads(raw)
+                self._dispatch(message)
+        except ConnectionClosed:
+            pass
+        finally:
+            if self.socket is not None and self.socket.close_code is not None:
+                self.close_code = self.socket.close_code
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ClientError("connection_closed", f"socket closed ({self.close_code})"))
+            self._pending.clear()
+            async with self._changed:
+                self._changed.notify_all()
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        if self.keep_messages:
+            self.received.append(message)
+        kind = message.get("type")
+        if kind == "hello":
+            self._hello_message = message
+            self._hello.set()
+        elif kind in ("update", "catch_up", "sync"):
+            state = self.tables.setdefault(message["table"], TableState(message["table"]))
+            if kind == "sync":
+                state.events.clear()
+            state.version = message["version"]
+            state.view = message["view"]
+            state.legal = message["legal"]
+            state.info = message["table_info"]
+            state.events.extend(message["events"])
+            del state.events[:-200]
+            state.messages += 1
+            state.received_at = time.perf_counter()
+        elif kind in ("invitation", "room", "matchmaking"):
+            self.notices.append(message)
+        elif kind == "error" and message.get("id") is None:
+            self.errors.append(message)
+        request_id = message.get("id")
+        if kind in ("ack", "error", "pong") and request_id in self._pending:
+            self._pending.pop(request_id).set_result(message)
+        for listener in self._listeners:
+            listener(message)
+        asyncio.get_running_loop().create_task(self._notify())
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    def on_message(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        self._listeners.append(listener)
+
+    async def send_raw(self, text: str | bytes) -> None:
+        assert self.socket is not None
+        await self.socket.send(text)
+
+    async def request(self, message: dict[str, Any], *, retries_when_limited: int = 20) -> dict[str, Any]:
+        """Send one message and wait for its reply; raises ClientError on an error reply. A `rate_limited` refusal
+        changed nothing, so the request is sent again after a pause (a few times)."""
+        assert self.socket is not None, "connect() first"
+        for attempt in range(retries_when_limited + 1):
+            request_id = next(self._ids)
+            future = asyncio.get_running_loop().create_future()
+            self._pending[request_id] = future
+            await self.socket.send(json.dumps({**message, "id": request_id}))
+            reply = await asyncio.wait_for(future, self.timeout)
+            if reply["type"] == "error" and reply["code"] == "rate_limited" and attempt < retries_when_limited:
+                await asyncio.sleep(0.1 * (attempt + 1))
+                continue
+            break
+        if reply["type"] == "error":
+            raise ClientError(reply["code"], reply["message"])
+        return reply
+
+    async def join(self, table_id: str, since: int | None = None) -> dict[str, Any]:
+        return await self.request({"type": "join", "table": table_id, "since": since})
+
+    async def leave(self, table_id: str) -> dict[str, Any]:
+        return await self.request({"type": "leave", "table": table_id})
+
+    async def act(self, table_id: str, action: dict[str, Any]) -> dict[str, Any]:
+        return await self.request({"type": "act", "table": table_id, "action": action})
+
+    async def ping(self) -> dict[str, Any]:
+        return await self.request({"type": "ping"})
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
+        """Wait until `predicate()` holds (checked after every message)."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(predicate), timeout or self.timeout)
+
+    async def wait_closed(self, timeout: float | None = None) -> int | None:
+        if self._reader is not None:
+            await asyncio.wait_for(asyncio.shield(self._reader), timeout or self.timeout)
+        return self.close_code
+
+    async def play(self, table_id: str, choose: Callable[[TableState], dict[str, Any] | None],
+                   *, timeout: float = 300.0) -> TableState:
+        """Answer every turn of this seat with `choose(state)` until the game is over."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.tables.get(table_id)
+            if state is not None and state.over:
+                return state
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"table {table_id} did not finish in {timeout} s")
+            version = state.version if state else -1
+            if state is not None and state.legal:
+                action = choose(state)  # None: an optional move (calling Pika) declined for now
+                if action is not None:
+                    try:
+                        await self.act(table_id, action)
+                    except ClientError as refused:
+                        if refused.code in ("game_over", "connection_closed"):
+                            continue
+                        # The table moved on between our view and our move (a timer, a bot): look again.
+                        if self.tables[table_id].version == version:
+                            raise
+                    continue
+            await self.wait_for(lambda: table_id in self.tables and (
+                self.tables[table_id].version != version or self.tables[table_id].over), timeout=max(1.0, deadline - time.monotonic()))
+
+    async def disconnect(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+            if self._reader is not None:
+                await self._reader
+            self.socket = None
+
+    async def close(self) -> None:
+        await self.disconnect()
+        await self.http.aclose()
+
+
+def bot_chooser(bot: Any) -> Callable[[TableState], dict[str, Any] | None]:
+    """Adapt a game Bot (app.games.base.Bot) to `TablestakesClient.play`."""
+
+    def choose(state: TableState) -> dict[str, Any] | None:
+        return bot.choose(state.view if bot.needs_view else None, state.legal)
+
+    return choose

@@ -1,0 +1,232 @@
+"""The realtime gateway: one WebSocket per player at /ws, carrying every table they sit at.
+
+The socket is accepted first and then checked (Origin, session cookie), so a refused client learns why from a
+specific close code instead of a bare handshake failure. Each socket has a bounded outbound queue drained by its own
+writer task: a table actor hands messages over without ever waiting on a slow client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from app.core.errors import AppError
+from app.core.http import origin_allowed
+from app.core.security import SESSION_COOKIE
+from app.games.base import IllegalAction
+from app.realtime import protocol
+from app.realtime.hub import PRESENCE_REFRESH_SECONDS
+from app.tables.actor import TableError
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 64 * 1024
+OUTBOUND_QUEUE = 512
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float):
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.updated = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One open socket of one user."""
+
+    def __init__(self, websocket: WebSocket, user_id: int, username: str):
+        self.id = uuid.uuid4().hex
+        self.websocket = websocket
+        self.user_id = user_id
+        self.username = username
+        self.tables: set[str] = set()
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOUND_QUEUE)
+        self._closing: tuple[int, str] | None = None
+        self.bytes_sent = 0
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        if self._closing:
+            return
+        try:
+            self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self._request_close(protocol.CLOSE_TOO_SLOW, "too slow", drop_pending=True)
+
+    def _request_close(self, code: int, reason: str, *, drop_pending: bool = False) -> None:
+        """Close after what is queued has been sent (or at once, dropping it, for a client that does not read)."""
+        if self._closing is None:
+            self._closing = (code, reason)
+            if drop_pending or self._queue.full():
+                while not self._queue.empty():
+                    self._queue.get_nowait()
+            self._queue.put_nowait(None)
+
+    async def close(self, code: int, reason: str) -> None:
+        self._request_close(code, reason)
+
+    async def writer(self) -> None:
+        while True:
+            text = await self._queue.get()
+            if text is None:
+                break
+            self.bytes_sent += len(text)
+            await self.websocket.send_text(text)
+        code, reason = self._closing or (1000, "")
+        if self.websocket.application_state == WebSocketState.CONNECTED:
+            await self.websocket.close(code, reason)
+
+
+async def _refuse(websocket: WebSocket, code: int, error_code: str, message: str) -> None:
+    await websocket.send_text(json.dumps({"type": "error", "code": error_code, "message": message}))
+    await websocket.close(code, message[:120])
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    app = websocket.app
+    runtime = app.state.runtime
+    realtime = app.state.realtime
+    await websocket.accept()
+    origin = websocket.headers.get("origin")
+    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), runtime.settings.allowed_origins):
+        await _refuse(websocket, protocol.CLOSE_FORBIDDEN_ORIGIN, "origin_not_allowed",
+                      "Connections from this origin are not accepted.")
+        return
+    token = websocket.cookies.get(SESSION_COOKIE)
+    try:
+        async with runtime.sessionmaker() as session:
+            auth = await runtime.accounts.authenticate(session, token)
+    except AppError as error:
+        await _refuse(websocket, protocol.CLOSE_UNAUTHORIZED, "unauthorized", error.message)
+        return
+    connection = Connection(websocket, auth.user.id, auth.user.username)
+    writer = asyncio.create_task(connection.writer(), name=f"ws-writer:{connection.id}")
+    await realtime.hub.register(connection)
+    keepalive = asyncio.create_task(_keep_presence(connection, realtime, runtime, token, auth.session_id))
+    connection.deliver(
+        protocol.Hello(
+            type="hello",
+            user={"id": auth.user.id, "username": auth.user.username},
+            server_time=time.time(),
+            max_frame_bytes=MAX_FRAME_BYTES,
+        ).model_dump()
+    )
+    try:
+        await _read_loop(connection, realtime, runtime.settings)
+    finally:
+        keepalive.cancel()
+        await realtime.disconnect(connection)
+        await realtime.hub.unregister(connection)
+        connection._request_close(1000, "")
+        try:
+            await asyncio.wait_for(writer, 5)
+        except (asyncio.TimeoutError, Exception):
+            writer.cancel()
+
+
+async def _keep_presence(connection: Connection, realtime: Any, runtime: Any, token: str | None, session_id: int) -> None:
+    """Refresh presence, and close the socket if its session was revoked meanwhile."""
+    while True:
+        await asyncio.sleep(PRESENCE_REFRESH_SECONDS)
+        try:
+            await realtime.hub.refresh(connection)
+            async with runtime.sessionmaker() as session:
+                await runtime.accounts.authenticate(session, token)
+        except AppError:
+            connection.deliver({"type": "error", "code": "unauthorized", "message": "Your session has ended."})
+            await connection.close(protocol.CLOSE_UNAUTHORIZED, "session ended")
+            return
+        except Exception:
+            log.warning("presence refresh failed for user %s", connection.user_id, exc_info=True)
+
+
+async def _read_loop(connection: Connection, realtime: Any, settings: Any) -> None:
+    websocket = connection.websocket
+    bucket = TokenBucket(settings.ws_messages_per_second, 2 * settings.ws_messages_per_second)
+    refusals = 0
+    while True:
+        try:
+            frame = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            connection.deliver(_error(None, "text_only", "Send JSON text frames, not binary."))
+            continue
+        if len(text.encode()) > MAX_FRAME_BYTES:
+            connection.deliver(_error(None, "message_too_big", f"Messages are limited to {MAX_FRAME_BYTES} bytes."))
+            await connection.close(protocol.CLOSE_MESSAGE_TOO_BIG, "message too big")
+            return
+        if not bucket.take():
+            refusals += 1
+            if refusals >= settings.ws_refusals_before_close:
+                await connection.close(protocol.CLOSE_RATE_LIMITED, "rate limited")
+                return
+            connection.deliver(_error(_request_id(text), "rate_limited", "Too many messages; slow down."))
+            continue
+        await _handle_text(connection, realtime, text)
+
+
+def _request_id(text: str) -> Any:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    request_id = data.get("id") if isinstance(data, dict) else None
+    return request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None
+
+
+def _error(request_id: Any, code: str, message: str, table: str | None = None) -> dict[str, Any]:
+    return protocol.Error(type="error", id=request_id, code=code, message=message, table=table).model_dump()
+
+
+async def _handle_text(connection: Connection, realtime: Any, text: str) -> None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        connection.deliver(_error(None, "bad_json", "That message is not valid JSON."))
+        return
+    request_id = _request_id(text)
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        connection.deliver(_error(request_id, "bad_message", "A message is a JSON object with a \"type\"."))
+        return
+    try:
+        message = protocol.client_message_adapter.validate_python(data)
+    except ValidationError as error:
+        if any(e["type"] == "union_tag_invalid" for e in error.errors()):
+            connection.deliver(_error(request_id, "unknown_message", f"There is no message type {data['type']!r}."))
+        else:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+            connection.deliver(_error(request_id, "bad_message", f"{where}: {first['msg']}"))
+        return
+    table = getattr(message, "table", None)
+    try:
+        reply = await realtime.handle(connection, message)
+    except (TableError, IllegalAction, AppError) as error:
+        connection.deliver(_error(request_id, error.code, error.message, table))
+        return
+    except Exception:
+        log.exception("socket message %s failed", data.get("type"))
+        connection.deliver(_error(request_id, "internal_error", "Something went wrong on our side.", table))
+        return
+    if reply is not None:
+        connection.deliver({**reply, "id": request_id})

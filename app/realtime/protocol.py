@@ -1,0 +1,160 @@
+"""The WebSocket protocol: every message either way, as pydantic models (docs/protocol.md is generated from them).
+
+One socket per player carries every table they sit at. A request may carry an `id`; its reply (`ack` or `error`)
+echoes it. Table traffic arrives as `update` (new events plus the seat's fresh view and legal moves), `catch_up`
+(what a reconnecting client missed since the version it named) or `sync` (a full view when that gap is too old).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+RequestId = Annotated[str | int | None, Field(default=None, description="echoed in the reply")]
+TableId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------------------------- client -> server
+
+
+class Join(_Message):
+    """Start receiving a table you sit at; `since` is the last version you saw (null: send a full view)."""
+
+    type: Literal["join"]
+    id: RequestId = None
+    table: TableId
+    since: int | None = Field(default=None, ge=0)
+
+
+class Leave(_Message):
+    """Stop receiving a table (your seat stays yours)."""
+
+    type: Literal["leave"]
+    id: RequestId = None
+    table: TableId
+
+
+class Act(_Message):
+    """A move at a table, in the shape the table's `legal` list gives; `seat`, if given, must be yours."""
+
+    type: Literal["act"]
+    id: RequestId = None
+    table: TableId
+    action: dict[str, Any]
+    seat: int | None = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+    id: RequestId = None
+
+
+ClientMessage = Annotated[Union[Join, Leave, Act, Ping], Field(discriminator="type")]
+client_message_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+# --------------------------------------------------------------------------------------------- server -> client
+
+
+class Hello(_Message):
+    """First message after the socket opens."""
+
+    type: Literal["hello"]
+    user: dict[str, Any]
+    server_time: float
+    max_frame_bytes: int
+
+
+class Ack(_Message):
+    type: Literal["ack"]
+    id: RequestId = None
+    table: str | None = None
+    version: int | None = None
+    seat: int | None = None
+
+
+class Error(_Message):
+    """A refused request (it changed nothing). `code` is stable; `message` is for the player."""
+
+    type: Literal["error"]
+    id: RequestId = None
+    code: str
+    message: str
+    table: str | None = None
+
+
+class Pong(_Message):
+    type: Literal["pong"]
+    id: RequestId = None
+    server_time: float
+
+
+class TableMessage(_Message):
+    """A table's news for one seat: its events since the last message, then its view and legal moves now."""
+
+    type: Literal["update", "catch_up", "sync"]
+    table: str
+    version: int = Field(description="the table's version after these events; +1 per event")
+    since: int | None = Field(default=None, description="catch_up only: the version the client named")
+    events: list[dict[str, Any]] = Field(description="each with its own `version` and `type`")
+    view: dict[str, Any] = Field(description="what this seat may see (the game's own shape)")
+    legal: list[dict[str, Any]] = Field(description="this seat's legal moves now, in the shape `act` takes")
+    table_info: dict[str, Any] = Field(description="seats, mode, status, clocks (wall-clock seconds), rewards")
+
+
+class Notice(_Message):
+    """Something for the player outside a table: an invitation, a room change, a match found."""
+
+    type: Literal["invitation", "room", "matchmaking"]
+    data: dict[str, Any]
+
+
+ServerMessage = Annotated[Union[Hello, Ack, Error, Pong, TableMessage, Notice], Field(discriminator="type")]
+server_message_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+# WebSocket close codes we use (4000-4999 are the application's own).
+CLOSE_UNAUTHORIZED = 4401  # no session cookie, or a forged, expired or revoked one
+CLOSE_FORBIDDEN_ORIGIN = 4403  # Origin not allowed
+CLOSE_RATE_LIMITED = 4429  # kept flooding after rate_limited errors
+CLOSE_TOO_SLOW = 4408  # the client does not read its messages
+CLOSE_MESSAGE_TOO_BIG = 1009
+CLOSE_GOING_AWAY = 1001  # the server is shutting down
+
+CLOSE_CODES = {
+    CLOSE_UNAUTHORIZED: "unauthorized: no valid session cookie",
+    CLOSE_FORBIDDEN_ORIGIN: "forbidden origin",
+    CLOSE_RATE_LIMITED: "rate limited: too many messages",
+    CLOSE_TOO_SLOW: "the client did not keep up with its messages",
+    CLOSE_MESSAGE_TOO_BIG: "message too big",
+    CLOSE_GOING_AWAY: "server shutting down",
+}
+
+
+def schemas() -> dict[str, Any]:
+    return {
+        "client_to_server": client_message_adapter.json_schema(),
+        "server_to_client": server_message_adapter.json_schema(),
+    }
+
+
+DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+_SCHEMA_MARK = "<!-- schemas: generated by `python -m app.realtime.protocol`; do not edit below -->"
+
+
+def render_doc(head: str) -> str:
+    return f"{head.rstrip()}\n\n{_SCHEMA_MARK}\n\n```json\n{json.dumps(schemas(), indent=2, sort_keys=True)}\n```\n"
+
+
+def doc_head(text: str) -> str:
+    return text.split(_SCHEMA_MARK)[0]
+
+
+if __name__ == "__main__":
+    DOC_PATH.write_text(render_doc(doc_head(DOC_PATH.read_text())))
+    print(f"wrote {DOC_PATH}")

@@ -1,0 +1,53 @@
+"""Wiring the live layers into the app: the hub, the table manager, rooms and the /ws route."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from app.realtime import protocol
+from app.realtime.gateway import websocket_endpoint
+from app.realtime.hub import Hub
+from app.realtime.service import Realtime
+from app.rooms.service import RoomService
+from app.tables.actor import TableTiming
+from app.tables.manager import TableManager
+from app.tables.store import TableStore
+
+
+def table_timing(settings: Any) -> TableTiming:
+    return TableTiming(
+        turn_seconds=settings.turn_timer_seconds,
+        grace_seconds=settings.disconnect_grace_seconds,
+        bot_delay_seconds=(settings.bot_delay_min_seconds, settings.bot_delay_max_seconds),
+        snapshot_seconds=settings.snapshot_seconds,
+    )
+
+
+def install_routes(app: FastAPI) -> None:
+    from app.rooms.endpoints import router as rooms_router
+    from app.tables.endpoints import router as tables_router
+
+    app.include_router(tables_router)
+    app.include_router(rooms_router)
+    app.add_api_websocket_route("/ws", websocket_endpoint)
+
+
+@asynccontextmanager
+async def open_realtime(app: FastAPI, runtime: Any) -> AsyncIterator[Realtime]:
+    """Start the live layers on an open runtime; resume unfinished tables; stop them all on the way out."""
+    store = TableStore(runtime)
+    tables = TableManager(runtime, store, table_timing(runtime.settings))
+    hub = Hub(runtime.redis)
+    realtime = Realtime(hub, tables)
+    app.state.realtime = realtime
+    app.state.rooms = RoomService(runtime)
+    await tables.restore()
+    try:
+        yield realtime
+    finally:
+        await hub.close_all(protocol.CLOSE_GOING_AWAY, "server shutting down")
+        await tables.shutdown()

@@ -1,0 +1,175 @@
+"""/api/rooms and /api/invitations: friends rooms, invitations by username, bots, starting the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, BackgroundTasks, Request, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
+from app.rooms.models import Room
+from app.rooms.service import RoomService, invitation_out, room_out
+from app.tables.endpoints import check_bot_level, check_game, realtime
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+class RoomIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    seats: int = Field(ge=2, le=6)
+    options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: float = Field(default=30.0, ge=5, le=600)
+
+
+class InviteIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=1, max_length=40)
+
+
+class BotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    level: str = "medium"
+
+
+def rooms(request: Request) -> RoomService:
+    return request.app.state.rooms
+
+
+async def _out(service: RoomService, session: Any, room: Room) -> dict[str, Any]:
+    return room_out(room, await service.invitations_of(session, room))
+
+
+def _notify_room(request: Request, room_data: dict[str, Any], event: str, extra_users: tuple[int, ...] = ()) -> None:
+    """Tell everyone in the room (and anyone just removed) what changed, over their sockets."""
+    hub = realtime(request).hub
+    users = {room_data["host_id"], *extra_users}
+    users.update(seat["user_id"] for seat in room_data["seats"] if seat and "user_id" in seat)
+    for user_id in users:
+        hub.send_to_user(user_id, {"type": "room", "data": {"event": event, "room": room_data}})
+
+
+@router.post("/rooms", status_code=status.HTTP_201_CREATED)
+async def create_room(body: RoomIn, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+    options = check_game(body.game, body.seats, body.options)
+    service = rooms(request)
+    room = await service.create(session, auth.user, body.game, body.seats, options, body.turn_seconds)
+    return await _out(service, session, room)
+
+
+@router.get("/rooms")
+async def my_rooms(request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    return {"rooms": [await _out(service, session, room) for room in await service.mine(session, auth.user)]}
+
+
+@router.get("/rooms/{room_id}")
+async def get_room(room_id: str, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    return await _out(service, session, await service.get_for(session, room_id, auth.user))
+
+
+@router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED)
+async def invite(room_id: str, body: InviteIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                 session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    invitation = await service.invite(session, room_id, auth.user, body.username)
+    room = await service.get_for(session, room_id, auth.user)
+    notice = invitation_out(invitation, room, auth.user.username)
+    data = await _out(service, session, room)
+    # After the commit (background tasks run once the response is sent), so the invitee finds it in the inbox.
+    background.add_task(realtime(request).hub.send_to_user, invitation.to_user_id, {"type": "invitation", "data": notice})
+    background.add_task(_notify_room, request, data, "invited")
+    return notice
+
+
+@router.delete("/rooms/{room_id}/invitations/{invitation_id}")
+async def cancel_invitation(room_id: str, invitation_id: int, request: Request, background: BackgroundTasks,
+                            auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    await service.cancel_invitation(session, room_id, auth.user, invitation_id)
+    data = await _out(service, session, await service.get_for(session, room_id, auth.user))
+    background.add_task(_notify_room, request, data, "invitation_cancelled")
+    return data
+
+
+@router.get("/invitations")
+async def inbox(request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+    """My pending invitations to rooms that are still open."""
+    return {"invitations": await rooms(request).inbox(session, auth.user)}
+
+
+@router.post("/invitations/{invitation_id}/accept")
+async def accept(invitation_id: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                 session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    room = await service.accept(session, auth.user, invitation_id)
+    data = await _out(service, session, room)
+    background.add_task(_notify_room, request, data, "joined")
+    return data
+
+
+@router.post("/invitations/{invitation_id}/decline")
+async def decline(invitation_id: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                  session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    room = await service.decline(session, auth.user, invitation_id)
+    data = room_out(room, await service.invitations_of(session, room))
+    background.add_task(_notify_room, request, data, "declined")
+    return {"declined": invitation_id}
+
+
+@router.post("/rooms/{room_id}/bots")
+async def add_bot(room_id: str, body: BotIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                  session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    room = await service.add_bot(session, room_id, auth.user, check_bot_level(body.level))
+    data = await _out(service, session, room)
+    background.add_task(_notify_room, request, data, "bot_added")
+    return data
+
+
+@router.delete("/rooms/{room_id}/seats/{seat}")
+async def remove_seat(room_id: str, seat: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                      session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    room, guest = await service.remove_seat(session, room_id, auth.user, seat)
+    data = await _out(service, session, room)
+    background.add_task(_notify_room, request, data, "seat_emptied", (guest,) if guest else ())
+    return data
+
+
+@router.post("/rooms/{room_id}/leave")
+async def leave_room(room_id: str, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                     session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    room = await service.leave(session, room_id, auth.user)
+    data = await _out(service, session, room)
+    background.add_task(_notify_room, request, data, "left")
+    return {"left": room_id}
+
+
+@router.delete("/rooms/{room_id}")
+async def close_room(room_id: str, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                     session: DbSession) -> dict[str, Any]:
+    service = rooms(request)
+    room = await service.close(session, room_id, auth.user)
+    data = await _out(service, session, room)
+    background.add_task(_notify_room, request, data, "closed")
+    return data
+
+
+@router.post("/rooms/{room_id}/start")
+async def start_room(room_id: str, request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep) -> dict[str, Any]:
+    """Start the game with the seats taken (empty seats are dropped). Everyone seated is told the table's id."""
+    service = rooms(request)
+    manager = realtime(request).tables
+    room = await service.start(room_id, auth.user, manager, manager.timing)
+    async with runtime.sessionmaker() as session:
+        data = await _out(service, session, room)
+    _notify_room(request, data, "started")
+    return data

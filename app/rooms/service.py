@@ -1,0 +1,293 @@
+"""Friends rooms (platform.md, "Friends"): a host creates a room, invites people by username, adds or removes bots,
+and starts the game when the seats they want are taken. Invitations reach the invitee at once over their socket when
+connected, and wait in their inbox otherwise.
+
+Services never commit; the request boundary does. Starting a room is the exception, because a table is created
+outside the database transaction (see `RoomService.start`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.models import User
+from app.core.errors import AppError, Conflict, Forbidden, NotFound
+from app.games.registry import get_game
+from app.rooms.models import Room, RoomInvitation
+from app.tables.actor import Seat, TableTiming
+
+
+class RoomNotFound(NotFound):
+    code = "no_such_room"
+    message = "There is no such room, or you are not part of it."
+
+
+class InvitationNotFound(NotFound):
+    code = "no_such_invitation"
+    message = "You have no such invitation."
+
+
+class NotHost(Forbidden):
+    code = "not_host"
+    message = "Only the room's host can do that."
+
+
+class RoomNotOpen(Conflict):
+    code = "room_not_open"
+    message = "This room has already started or was closed."
+
+
+class RoomFull(Conflict):
+    code = "room_full"
+    message = "Every seat in this room is taken."
+
+
+def room_out(room: Room, invitations: list[tuple[RoomInvitation, str]] | None = None) -> dict[str, Any]:
+    return {
+        "id": room.id,
+        "game": room.game,
+        "title": get_game(room.game).title,
+        "host_id": room.host_id,
+        "options": room.options,
+        "turn_seconds": room.turn_seconds,
+        "seats": [
+            None if seat is None else {k: v for k, v in seat.items()} for seat in room.seats
+        ],
+        "status": room.status,
+        "table_id": room.table_id,
+        "invitations": [
+            {"id": inv.id, "username": name, "status": inv.status} for inv, name in (invitations or [])
+        ],
+        "min_seats": get_game(room.game).min_seats,
+    }
+
+
+class RoomService:
+    def __init__(self, runtime: Any):
+        self.runtime = runtime
+
+    @property
+    def clock(self) -> Any:
+        return self.runtime.clock
+
+    async def create(self, session: AsyncSession, host: User, game: str, seats: int, options: dict[str, Any],
+                     turn_seconds: float) -> Room:
+        now = self.clock.now()
+        room = Room(
+            id=uuid.uuid4().hex, host_id=host.id, game=game, options=options, turn_seconds=turn_seconds,
+            seats=[{"user_id": host.id, "name": host.username}] + [None] * (seats - 1),
+            status="open", table_id=None, created_at=now, updated_at=now,
+        )
+        session.add(room)
+        await session.flush()
+        return room
+
+    async def get_for(self, session: AsyncSession, room_id: str, user: User, *, lock: bool = False) -> Room:
+        query = select(Room).where(Room.id == room_id)
+        if lock:
+            query = query.with_for_update()
+        room = (await session.scalars(query)).first()
+        if room is None or not await self._is_member(session, room, user.id):
+            raise RoomNotFound()
+        return room
+
+    async def _is_member(self, session: AsyncSession, room: Room, user_id: int) -> bool:
+        if user_id == room.host_id or user_id in self.seated_user_ids(room):
+            return True
+        invitation = await session.scalar(
+            select(RoomInvitation.id).where(RoomInvitation.room_id == room.id, RoomInvitation.to_user_id == user_id,
+                                            RoomInvitation.status == "pending"))
+        return invitation is not None
+
+    @staticmethod
+    def seated_user_ids(room: Room) -> list[int]:
+        return [seat["user_id"] for seat in room.seats if seat and "user_id" in seat]
+
+    async def invitations_of(self, session: AsyncSession, room: Room) -> list[tuple[RoomInvitation, str]]:
+        rows = await session.execute(
+            select(RoomInvitation, User.username).join(User, User.id == RoomInvitation.to_user_id)
+            .where(RoomInvitation.room_id == room.id).order_by(RoomInvitation.id))
+        return [(inv, name) for inv, name in rows.all()]
+
+    async def mine(self, session: AsyncSession, user: User) -> list[Room]:
+        rooms = await session.scalars(select(Room).where(Room.status == "open").order_by(Room.created_at.desc()))
+        return [room for room in rooms if room.host_id == user.id or user.id in self.seated_user_ids(room)]
+
+    def _require_host_open(self, room: Room, user: User) -> None:
+        if room.host_id != user.id:
+            raise NotHost()
+        if room.status != "open":
+            raise RoomNotOpen()
+
+    def _set_seats(self, room: Room, seats: list[Any]) -> None:
+        room.seats = list(seats)  # a new list, so the JSON column is seen as changed
+        room.updated_at = self.clock.now()
+
+    async def invite(self, session: AsyncSession, room_id: str, host: User, username: str) -> RoomInvitation:
+        room = await self.get_for(session, room_id, host, lock=True)
+        self._require_host_open(room, host)
+        invitee = await self.runtime.accounts.user_by_username(session, username)
+        if invitee.id == host.id:
+            raise AppError("You are already in your room.", code="cannot_invite_yourself")
+        if invitee.id in self.seated_user_ids(room):
+            raise Conflict(f"{invitee.username} already sits in this room.", code="already_seated")
+        if await self.runtime.friends.is_blocked(session, host.id, invitee.id):
+            # platform.md / the foundation issue: a blocked user cannot send you invitations.
+            raise Forbidden(f"You cannot invite {invitee.username}.", code="blocked")
+        existing = await session.scalar(select(RoomInvitation).where(
+            RoomInvitation.room_id == room.id, RoomInvitation.to_user_id == invitee.id))
+        now = self.clock.now()
+        if existing is not None:
+            if existing.status == "pending":
+                raise Conflict(f"{invitee.username} is already invited.", code="already_invited")
+            existing.status, existing.created_at, existing.responded_at = "pending", now, None
+            await session.flush()
+            return existing
+        invitation = RoomInvitation(room_id=room.id, from_user_id=host.id, to_user_id=invitee.id, status="pending",
+                                    created_at=now, responded_at=None)
+        session.add(invitation)
+        await session.flush()
+        return invitation
+
+    async def cancel_invitation(self, session: AsyncSession, room_id: str, host: User, invitation_id: int) -> RoomInvitation:
+        room = await self.get_for(session, room_id, host, lock=True)
+        self._require_host_open(room, host)
+        invitation = await session.get(RoomInvitation, invitation_id)
+        if invitation is None or invitation.room_id != room.id or invitation.status != "pending":
+            raise InvitationNotFound()
+        invitation.status, invitation.responded_at = "cancelled", self.clock.now()
+        return invitation
+
+    async def inbox(self, session: AsyncSession, user: User) -> list[dict[str, Any]]:
+        rows = await session.execute(
+            select(RoomInvitation, Room, User.username)
+            .join(Room, Room.id == RoomInvitation.room_id)
+            .join(User, User.id == RoomInvitation.from_user_id)
+            .where(RoomInvitation.to_user_id == user.id, RoomInvitation.status == "pending", Room.status == "open")
+            .order_by(RoomInvitation.created_at.desc()))
+        return [invitation_out(inv, room, host) for inv, room, host in rows.all()]
+
+    async def _my_invitation(self, session: AsyncSession, user: User, invitation_id: int) -> tuple[RoomInvitation, Room]:
+        invitation = await session.get(RoomInvitation, invitation_id)
+        if invitation is None or invitation.to_user_id != user.id or invitation.status != "pending":
+            raise InvitationNotFound()
+        room = (await session.scalars(select(Room).where(Room.id == invitation.room_id).with_for_update())).one()
+        return invitation, room
+
+    async def accept(self, session: AsyncSession, user: User, invitation_id: int) -> Room:
+        invitation, room = await self._my_invitation(session, user, invitation_id)
+        if room.status != "open":
+            raise RoomNotOpen()
+        seats = list(room.seats)
+        if user.id not in self.seated_user_ids(room):
+            try:
+                free = seats.index(None)
+            except ValueError:
+                raise RoomFull() from None
+            seats[free] = {"user_id": user.id, "name": user.username}
+            self._set_seats(room, seats)
+        invitation.status, invitation.responded_at = "accepted", self.clock.now()
+        await session.flush()
+        return room
+
+    async def decline(self, session: AsyncSession, user: User, invitation_id: int) -> Room:
+        invitation, room = await self._my_invitation(session, user, invitation_id)
+        invitation.status, invitation.responded_at = "declined", self.clock.now()
+        return room
+
+    async def add_bot(self, session: AsyncSession, room_id: str, host: User, level: str) -> Room:
+        room = await self.get_for(session, room_id, host, lock=True)
+        self._require_host_open(room, host)
+        seats = list(room.seats)
+        try:
+            free = seats.index(None)
+        except ValueError:
+            raise RoomFull() from None
+        seats[free] = {"bot": level, "name": f"Bot {free} ({level})"}
+        self._set_seats(room, seats)
+        return room
+
+    async def remove_seat(self, session: AsyncSession, room_id: str, host: User, seat: int) -> tuple[Room, int | None]:
+        """The host empties a seat (a bot or a guest). Returns the room and the removed guest's id, if any."""
+        room = await self.get_for(session, room_id, host, lock=True)
+        self._require_host_open(room, host)
+        seats = list(room.seats)
+        if not 0 <= seat < len(seats) or seats[seat] is None:
+            raise AppError("That seat is empty.", code="seat_empty", status=422)
+        removed = seats[seat]
+        if removed.get("user_id") == host.id:
+            raise AppError("The host cannot leave their own seat; close the room instead.", code="host_seat")
+        seats[seat] = None
+        self._set_seats(room, seats)
+        guest = removed.get("user_id")
+        if guest is not None:
+            await session.execute(update(RoomInvitation).where(
+                RoomInvitation.room_id == room.id, RoomInvitation.to_user_id == guest).values(status="cancelled"))
+        return room, guest
+
+    async def leave(self, session: AsyncSession, room_id: str, user: User) -> Room:
+        room = await self.get_for(session, room_id, user, lock=True)
+        if room.status != "open":
+            raise RoomNotOpen()
+        if room.host_id == user.id:
+            raise AppError("The host cannot leave; close the room instead.", code="host_seat")
+        seats = [None if seat and seat.get("user_id") == user.id else seat for seat in room.seats]
+        self._set_seats(room, seats)
+        return room
+
+    async def close(self, session: AsyncSession, room_id: str, host: User) -> Room:
+        room = await self.get_for(session, room_id, host, lock=True)
+        self._require_host_open(room, host)
+        room.status, room.updated_at = "closed", self.clock.now()
+        await session.execute(update(RoomInvitation).where(
+            RoomInvitation.room_id == room.id, RoomInvitation.status == "pending").values(status="cancelled"))
+        return room
+
+    async def start(self, room_id: str, host: User, tables: Any, timing: TableTiming) -> Room:
+        """Seat everyone taken and create the friends table. Two short transactions around the table's creation:
+        the room is claimed first (so a double click cannot start two tables), and released if creation fails."""
+        game_cls = None
+        async with self.runtime.transaction() as session:
+            room = await self.get_for(session, room_id, host, lock=True)
+            self._require_host_open(room, host)
+            taken = [seat for seat in room.seats if seat is not None]
+            game_cls = get_game(room.game)
+            if len(taken) < game_cls.min_seats:
+                raise AppError(f"{game_cls.title} needs at least {game_cls.min_seats} players; invite someone or add "
+                               "a bot.", code="not_enough_players")
+            room.status, room.table_id, room.updated_at = "started", uuid.uuid4().hex, self.clock.now()
+            table_id, game, options, turn_seconds = room.table_id, room.game, room.options, room.turn_seconds
+        seats = [
+            Seat("human", seat["name"], user_id=seat["user_id"], bot_level="medium") if "user_id" in seat
+            else Seat("bot", seat["name"], bot_level=seat["bot"])
+            for seat in taken
+        ]
+        try:
+            options = game_cls.check_options(len(seats), options)
+            await tables.create(game=game, seats=seats, mode="friends", options=options, table_id=table_id,
+                                timing=TableTiming(**{**timing.__dict__, "turn_seconds": turn_seconds}),
+                                meta={"room": room_id})
+        except Exception:
+            async with self.runtime.transaction() as session:
+                await session.execute(update(Room).where(Room.id == room_id).values(status="open", table_id=None))
+            raise
+        async with self.runtime.sessionmaker() as session:
+            return (await session.scalars(select(Room).where(Room.id == room_id))).one()
+
+
+def invitation_out(invitation: RoomInvitation, room: Room, host_name: str) -> dict[str, Any]:
+    return {
+        "id": invitation.id,
+        "room_id": room.id,
+        "game": room.game,
+        "title": get_game(room.game).title,
+        "from": host_name,
+        "seats": len(room.seats),
+        "taken": sum(1 for seat in room.seats if seat is not None),
+        "status": invitation.status,
+        "created_at": invitation.created_at.isoformat(),
+    }

@@ -1,0 +1,159 @@
+"""/api/tables (vs-bots tables, my live tables) and /api/games (my past games, one game's record)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, status
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+
+from app.core.errors import AppError, NotFound
+from app.deps import BrieflyAuthenticated, CurrentUser, DbSession
+from app.games.base import IllegalAction
+from app.games.registry import UnknownGame, game_names, get_game
+from app.tables.actor import Seat, TableTiming
+from app.tables.models import GameRecord, GameRecordPlayer
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+BOT_LEVELS = ("easy", "medium", "hard")
+
+
+class VsBotsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(description="pika, stakes, kapern or piker")
+    seats: int = Field(ge=2, le=6, description="how many seats, yours included")
+    bot_level: str = Field(default="medium", description="easy, medium or hard")
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's table options")
+    turn_seconds: float = Field(default=30.0, ge=5, le=600, description="turn timer; a bot plays when it runs out")
+
+
+class TableOut(BaseModel):
+    id: str
+    game: str
+    mode: str
+    status: str
+    seat: int | None
+    version: int
+
+
+def realtime(request: Request) -> Any:
+    return request.app.state.realtime
+
+
+def check_game(name: str, seats: int, options: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return get_game(name).check_options(seats, options)
+    except UnknownGame:
+        raise AppError(f"There is no game called {name!r}; the games are {', '.join(game_names())}.",
+                       code="unknown_game", status=422) from None
+    except IllegalAction as refused:
+        raise AppError(refused.message, code=refused.code, status=422) from None
+
+
+def check_bot_level(level: str) -> str:
+    if level not in BOT_LEVELS:
+        raise AppError(f"Bot levels are {', '.join(BOT_LEVELS)}.", code="unknown_bot_level", status=422)
+    return level
+
+
+def bot_seat(level: str, number: int) -> Seat:
+    return Seat("bot", f"Bot {number} ({level})", bot_level=level)
+
+
+@router.get("/games")
+async def list_games() -> dict[str, Any]:
+    """The games on offer, with their seat ranges, options and bot levels (the settings screens use this)."""
+    games = []
+    for name in game_names():
+        cls = get_game(name)
+        games.append({"name": name, "title": cls.title, "min_seats": cls.min_seats, "max_seats": cls.max_seats,
+                      "options": cls.default_options, "bot_levels": list(cls.bots)})
+    return {"games": games}
+
+
+@router.post("/tables", status_code=status.HTTP_201_CREATED, response_model=TableOut)
+async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAuthenticated) -> TableOut:
+    """A practice table: you and bots, created at once; nothing is paid."""
+    options = check_game(body.game, body.seats, body.options)
+    level = check_bot_level(body.bot_level)
+    seats = [Seat("human", auth.user.username, user_id=auth.user.id, bot_level="medium")]
+    seats += [bot_seat(level, n) for n in range(1, body.seats)]
+    manager = realtime(request).tables
+    timing = TableTiming(**{**manager.timing.__dict__, "turn_seconds": body.turn_seconds})
+    table = await manager.create(game=body.game, seats=seats, mode="bots", options=options, timing=timing)
+    return TableOut(id=table.id, game=table.game_name, mode=table.mode, status=table.status, seat=0,
+                    version=table.version)
+
+
+@router.get("/tables/mine")
+async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, Any]:
+    """Tables I sit at that are still being played (to come back to after a reload or from another device)."""
+    tables = realtime(request).tables.tables_of(auth.user.id)
+    return {"tables": [
+        TableOut(id=t.id, game=t.game_name, mode=t.mode, status=t.status, seat=t.seat_of(auth.user.id),
+                 version=t.version).model_dump()
+        for t in tables if t.status == "playing"
+    ]}
+
+
+@router.get("/games/history")
+async def my_past_games(auth: CurrentUser, session: DbSession,
+                        before: str | None = Query(default=None, description="cursor from the previous page"),
+                        limit: int = Query(default=20, ge=1, le=100)) -> dict[str, Any]:
+    """My finished games, newest first."""
+    query = (
+        select(GameRecordPlayer, GameRecord)
+        .join(GameRecord, GameRecord.id == GameRecordPlayer.record_id)
+        .where(GameRecordPlayer.user_id == auth.user.id)
+        .order_by(GameRecordPlayer.finished_at.desc(), GameRecordPlayer.record_id.desc())
+    )
+    if before:
+        cursor = await session.get(GameRecordPlayer, (before, auth.user.id))
+        if cursor is None:
+            raise AppError("That cursor is not one of your games.", code="bad_cursor", status=422)
+        query = query.where(
+            (GameRecordPlayer.finished_at < cursor.finished_at)
+            | ((GameRecordPlayer.finished_at == cursor.finished_at) & (GameRecordPlayer.record_id < cursor.record_id))
+        )
+    rows = (await session.execute(query.limit(limit + 1))).all()
+    items = [
+        {
+            "id": record.id,
+            "game": record.game,
+            "title": get_game(record.game).title,
+            "mode": record.mode,
+            "seats": len(record.seats),
+            "placing": player.placing,
+            "left": player.left,
+            "coins": player.coins,
+            "xp": player.xp,
+            "finished_at": record.finished_at.isoformat(),
+            "players": [seat["name"] for seat in record.seats],
+        }
+        for player, record in rows[:limit]
+    ]
+    return {"games": items, "next_cursor": items[-1]["id"] if len(rows) > limit else None}
+
+
+@router.get("/games/{game_id}")
+async def game_record(game_id: str, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+    """One finished game I played: seats, placings, scores and rewards (the results screen)."""
+    record = await session.get(GameRecord, game_id)
+    if record is None or await session.get(GameRecordPlayer, (game_id, auth.user.id)) is None:
+        raise NotFound("No finished game of yours has that id.", code="no_such_game")
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": get_game(record.game).title,
+        "mode": record.mode,
+        "seats": [{k: v for k, v in seat.items() if k != "user_id"} for seat in record.seats],
+        "placings": record.placings,
+        "scores": record.scores,
+        "rewards": record.rewards,
+        "moves": len(record.action_log),
+        "started_at": record.started_at.isoformat(),
+        "finished_at": record.finished_at.isoformat(),
+    }

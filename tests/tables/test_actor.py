@@ -1,0 +1,186 @@
+"""The table actor with a toy game: ordering, per-seat views, versions, timers, bots, reconnection."""
+
+import asyncio
+import json
+
+import pytest
+
+from app.games.base import IllegalAction
+from app.games.rng import ScriptedRandom
+from app.tables.actor import EVENT_BUFFER, Seat, TableActor, TableError, TableTiming
+from tests.support.toy_game import Race
+
+
+class Inbox:
+    """A subscriber that keeps what it is sent."""
+
+    def __init__(self):
+        self.messages = []
+        self.everything = []
+        self.arrived = asyncio.Event()
+
+    def deliver(self, message):
+        json.dumps(message)  # everything sent must be JSON
+        self.messages.append(message)
+        self.everything.append(message)
+        self.arrived.set()
+
+    async def next(self, timeout=5.0):
+        while not self.messages:
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), timeout)
+        return self.messages.pop(0)
+
+    def last_version(self):
+        return max(m["version"] for m in self.messages)
+
+
+class Hooks:
+    def __init__(self):
+        self.snapshots = 0
+        self.finished = 0
+
+    async def snapshot(self, table):
+        self.snapshots += 1
+
+    async def finish(self, table):
+        self.finished += 1
+        return {seat: {"coins": 0} for seat in range(len(table.seats))}
+
+
+FAST = TableTiming(turn_seconds=0, grace_seconds=0.05, bot_delay_seconds=(0, 0), snapshot_seconds=0)
+
+
+def make_table(seats, *, timing=FAST, first=0, target=12, hooks=None):
+    game = Race.create(len(seats), {"target": target, "bell_seconds": 60.0}, ScriptedRandom(ints=[first], rolls=[3, 4, 5, 6]))
+    table = TableActor(table_id="t1", game=game, seats=seats, mode="bots", timing=timing, hooks=hooks or Hooks())
+    return table
+
+
+def humans(n):
+    return [Seat("human", f"p{i}", user_id=100 + i) for i in range(n)]
+
+
+async def test_each_seat_gets_its_own_view_and_versions_grow_by_one_per_event():
+    table = make_table(humans(2))
+    table.start()
+    a, b = Inbox(), Inbox()
+    assert await table.connect(a, 100, None) == 0
+    assert await table.connect(b, 101, None) == 1
+    sync = await a.next()
+    assert sync["type"] == "sync" and sync["view"]["my_secret"] == 3
+    version = await table.act(100, {"type": "add", "amount": 2})
+    update = [m for m in b.messages if m["type"] == "update"][-1]
+    assert update["version"] == version
+    added = [e for e in update["events"] if e["type"] == "added"][0]
+    assert "secret" not in added and update["view"]["my_secret"] == 4
+    mine = [m for m in a.messages if m["type"] == "update"][-1]
+    assert [e for e in mine["events"] if e["type"] == "added"][0]["secret"] == 3
+    versions = [e["version"] for m in a.messages for e in m.get("events", [])]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    await table.stop()
+
+
+async def test_refusals_are_specific_and_change_nothing():
+    table = make_table(humans(2))
+    table.start()
+    before = table.game.to_state()
+    with pytest.raises(IllegalAction) as refused:
+        await table.act(101, {"type": "add", "amount": 1})
+    assert refused.value.code == "not_your_turn"
+    with pytest.raises(TableError) as refused:
+        await table.act(999, {"type": "add", "amount": 1})
+    assert refused.value.code == "not_seated"
+    with pytest.raises(TableError) as refused:
+        await table.act(100, {"type": "add", "amount": 1}, seat=1)
+    assert refused.value.code == "not_your_seat"
+    with pytest.raises(IllegalAction) as refused:
+        await table.act(100, {"type": "add", "amount": 7})
+    assert refused.value.code == "bad_amount"
+    assert table.game.to_state() == before and table.action_log == []
+    await table.stop()
+
+
+async def test_bots_play_their_seats_to_the_end_and_the_table_finishes_once():
+    hooks = Hooks()
+    table = make_table([Seat("bot", "b0", bot_level="easy"), Seat("bot", "b1", bot_level="hard")], hooks=hooks)
+    table.start()
+    await asyncio.wait_for(table.finished.wait(), 10)
+    assert table.status == "finished" and hooks.finished == 1
+    assert table.game.is_over and len(table.action_log) > 3
+    await table.stop()
+
+
+async def test_a_turn_that_times_out_is_played_by_a_bot_and_counted_as_covered():
+    timing = TableTiming(turn_seconds=0.05, grace_seconds=60, bot_delay_seconds=(0, 0), snapshot_seconds=0)
+    table = make_table(humans(2), timing=timing)
+    table.start()
+    a = Inbox()
+    await table.connect(a, 100, None)
+    sync = await a.next()
+    assert "0" in sync["table_info"]["clock"]["turn_ends_at"]
+    while not table.action_log:
+        await a.next()
+    assert table.action_log[0][0] == 0
+    assert table.seats[0].covered_turns >= 1 and table.seats[0].human_turns == 0
+    await table.stop()
+
+
+async def test_a_disconnected_player_is_covered_after_the_grace_and_comes_back_from_another_device():
+    table = make_table(humans(2) , target=200)
+    table.start()
+    phone, laptop, other = Inbox(), Inbox(), Inbox()
+    await table.connect(phone, 100, None)
+    await table.connect(other, 101, None)
+    await table.disconnect(phone)
+    while not table.seats[0].away:
+        await other.next()
+    # The bot now plays seat 0 whenever it is its turn; seat 1 is a connected human.
+    await table.act(101, {"type": "add", "amount": 1}) if 1 in table.game.acting_seats() else None
+    while 0 in table.game.acting_seats():
+        await other.next()
+    assert table.seats[0].covered_turns >= 1
+    await table.connect(laptop, 100, table.version)
+    assert not table.seats[0].away
+    await table.stop()
+
+
+async def test_a_reconnect_gets_only_the_missed_events_and_a_stale_one_a_full_view():
+    table = make_table(humans(2), target=400)
+    table.start()
+    a = Inbox()
+    await table.connect(a, 100, None)
+    await table.act(100, {"type": "add", "amount": 1})
+    seen = table.version
+    await table.disconnect(a)
+    await table.act(101, {"type": "add", "amount": 1})
+    await table.act(100, {"type": "add", "amount": 2})
+    back = Inbox()
+    await table.connect(back, 100, seen)
+    catch_up = await back.next()
+    assert catch_up["type"] == "catch_up"
+    assert [e["version"] for e in catch_up["events"]] == list(range(seen + 1, catch_up["version"] + 1))
+    # Push the buffer past its size, then a reconnect from the start gets a full view instead.
+    while table.version < EVENT_BUFFER + 10:
+        seat = table.game.acting_seats()[0]
+        await table.act(100 + seat, {"type": "add", "amount": 1})
+        if table.game.is_over:
+            break
+    stale = Inbox()
+    await table.connect(stale, 100, 1)
+    assert (await stale.next())["type"] == "sync"
+    await table.stop()
+
+
+async def test_a_deadline_runs_out_through_the_table():
+    game = Race.create(2, {"target": 30, "bell_seconds": 0.05}, ScriptedRandom(ints=[0]))
+    game.state["total"] = 3
+    table = TableActor(table_id="t2", game=game, seats=humans(2), mode="bots", timing=FAST, hooks=Hooks())
+    table.start()
+    a = Inbox()
+    await table.connect(a, 100, None)
+    await table.act(100, {"type": "add", "amount": 2})  # total 5: a bell opens for seat 0
+    while table.game.state["total"] != 4:
+        await a.next()
+    assert [m for m in a.everything if any(e["type"] == "bell_missed" for e in m.get("events", []))]
+    await table.stop()
