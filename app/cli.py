@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     grant.add_argument("coins", type=int)
     grant.add_argument("--reason", required=True, help="why, kept in the ledger entry")
 
+    replay = commands.add_parser("replay", help="re-run a finished game from its seed and log, and check its result")
+    replay.add_argument("game_id")
+
     from app.games import simulate
 
     simulate.add_arguments(commands.add_parser("simulate", help="play bots against each other in-process"))
@@ -44,6 +47,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app import commands
 
         return commands.grant(args.username, args.coins, args.reason)
+    if command == "replay":
+        from app import commands
+
+        return commands.replay(args.game_id)
     if command == "simulate":
         from app.games import simulate
 

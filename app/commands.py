@@ -124,3 +124,26 @@ async def _grant(settings: Settings, username: str, coins: int, reason: str) -> 
         posted = await runtime.ledger.credit(session, wallet, coins, key=f"grant:{uuid.uuid4().hex}",
                                              reason=f"grant: {reason}"[:200])
         return posted.entries[0].balance_after
+
+
+def replay(game_id: str) -> int:
+    """Re-run a finished game from its stored seed and action log; exit 0 when it reaches the stored result."""
+    return asyncio.run(_replay(Settings(), game_id))
+
+
+async def _replay(settings: Settings, game_id: str) -> int:
+    from app.runtime import open_runtime
+    from app.tables.replay import replay_game
+
+    async with open_runtime(settings) as runtime:
+        result = await replay_game(runtime, game_id)
+    if result is None:
+        print(f"tablestakes: no finished game {game_id!r}", file=sys.stderr)
+        return 1
+    print(f"game {result.game_id}: replayed {result.actions} actions")
+    print(f"  recorded placings: {result.recorded_placings}")
+    print(f"  replayed placings: {result.placings}")
+    if result.error:
+        print(f"  {result.error}")
+    print("  result matches" if result.matches else "  RESULT DIFFERS")
+    return 0 if result.matches else 1

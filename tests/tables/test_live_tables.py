@@ -376,3 +376,21 @@ async def test_a_game_resumes_after_the_server_restarts_and_finishes(fast_settin
         record = await record_of(server, table_id)
         assert replay_record(record).matches
         await ivy.close()
+
+
+async def test_tablestakes_replay_re_runs_a_recorded_game(fast_settings, tmp_path):
+    from tests.support.server import run_cli
+
+    async with live_server(fast_settings) as server:
+        jo = await player(server, "jojo")
+        table = await jo.post("/api/tables", {"game": "pika", "seats": 2, "bot_level": "easy"})
+        await jo.join(table["id"])
+        await jo.play(table["id"], easy_bot("pika", 0))
+        await jo.close()
+    env = {"DATABASE_URL": fast_settings.database_url, "DATA_DIR": str(fast_settings.data_dir),
+           "REDIS_URL": fast_settings.redis_url}
+    done = await asyncio.to_thread(run_cli, tmp_path, "replay", table["id"], env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "result matches" in done.stdout
+    missing = await asyncio.to_thread(run_cli, tmp_path, "replay", "no-such-game", env=env)
+    assert missing.returncode == 1 and "no finished game" in missing.stderr
