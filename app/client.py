@@ -74,6 +74,8 @@ class TablestakesClient:
         self.user: dict[str, Any] | None = None
         self.close_code: int | None = None
         self.received: list[dict[str, Any]] = []  # every socket message, in order (tests read it)
+        self.table_messages = 0  # table messages received, and their size in bytes (the load bench reads them)
+        self.table_bytes = 0
         self.keep_messages = True
         self._ids = itertools.count(1)
         self._pending: dict[Any, asyncio.Future] = {}
@@ -152,6 +154,9 @@ class TablestakesClient:
         try:
             async for raw in self.socket:
                 message = json.loads(raw)
+                if message.get("type") in ("update", "catch_up", "sync"):
+                    self.table_messages += 1
+                    self.table_bytes += len(raw)
                 self._dispatch(message)
         except ConnectionClosed:
             pass
