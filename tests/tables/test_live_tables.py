@@ -394,3 +394,37 @@ async def test_tablestakes_replay_re_runs_a_recorded_game(fast_settings, tmp_pat
     assert "result matches" in done.stdout
     missing = await asyncio.to_thread(run_cli, tmp_path, "replay", "no-such-game", env=env)
     assert missing.returncode == 1 and "no finished game" in missing.stderr
+
+
+async def test_a_player_whose_seat_a_bot_played_most_of_the_game_counts_as_having_left(fast_settings):
+    async with live_server(fast_settings) as server:
+        kim = await player(server, "kim")
+        lee = await player(server, "lee")
+        table_id = await two_player_room(server, kim, lee)
+        await lee.disconnect()  # Lee walks away at once: after the grace a bot plays every one of Lee's turns
+        kim_seat = kim.tables[table_id].seat
+        state = await kim.play(table_id, easy_bot("pika", kim_seat))
+        live = server.realtime.tables.get(table_id)
+        lee_seat = 1 - kim_seat
+        assert live.seats[lee_seat].left() and not live.seats[kim_seat].left()
+        rewards = state.info["rewards"]
+        assert rewards[str(lee_seat)]["left"] is True
+        assert rewards[str(lee_seat)]["xp"] == 0 and rewards[str(lee_seat)]["coins"] == 0
+        assert rewards[str(kim_seat)]["xp"] > 0
+        record = await record_of(server, table_id)
+        assert record.seats[lee_seat]["left"] is True
+        await kim.close()
+        await lee.close()
+
+
+async def test_a_turn_left_to_run_out_is_played_by_a_bot(fast_settings):
+    settings = fast_settings.model_copy(update={"disconnect_grace_seconds": 60.0})
+    async with live_server(settings) as server:
+        max_ = await player(server, "maxi")
+        table = await max_.post("/api/tables", {"game": "stakes", "seats": 3, "bot_level": "easy", "turn_seconds": 5})
+        await max_.join(table["id"])
+        live = server.realtime.tables.get(table["id"])
+        live.timing.turn_seconds = 0.2  # the API's minimum is 5 s; the mechanism is what is under test
+        await max_.wait_for(lambda: live.seats[0].covered_turns >= 2, timeout=30)
+        assert live.seats[0].human_turns == 0 and not live.seats[0].away
+        await max_.close()
