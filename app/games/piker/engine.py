@@ -1,0 +1,1020 @@
+"""The Piker: an investment card and dice auction game for 2 to 4 players (../shared/rules/piker.md).
+
+Six rounds of six steps: every player rolls their dice in secret (Generate Income), places them one at a time on
+face-down market cards or After Market spots (Invest), wins the cards with the most pips (Collect Investments),
+secures won cards with their After Market dice (The After Market, simultaneous and secret until revealed), gets a
+new market (Refill the Market) and, but after round 6, the player with the fewest victory points on the table
+becomes the Piker (The Piker).
+
+Decisions (the `step` in the view, and who acts):
+- `extra_capital`: the holder of Extra Capital plays it or keeps it, before the dice are rolled.
+- `insider_tip`: the holder of Insider Tip looks at two face-down market cards or keeps it, before the first die.
+- `invest`: the seat whose turn it is places one die (`place_die`).
+- `bull_run`: the winner of Bull Run picks which unsecured card it secures (only asked when there is a choice).
+- `hostile_takeover`: the holder of Hostile Takeover takes an opponent's unsecured card or keeps it.
+- `after_market`: every seat that can secure something chooses at once (`secure` one card at a time, then
+  `finish_securing`); choices stay secret until all are in. A seat with no way to secure anything is not asked.
+- `extra_card`: the Piker adds one face-down card to the market just dealt, or not.
+
+Actions:
+    {"type": "place_die", "pips": 5, "on": "card", "slot": 2}
+    {"type": "place_die", "pips": 5, "on": "after_market"}
+    {"type": "secure", "card": "tech-4", "dice": [4, 2], "leveraged_buyouts": 0}
+    {"type": "finish_securing"}
+    {"type": "bull_run", "card": "tech-4"}
+    {"type": "play_extra_capital"}
+    {"type": "play_insider_tip", "slots": [0, 3]}
+    {"type": "play_hostile_takeover", "card": "energy-6"}
+    {"type": "keep_card"}  (do not play the held Extra Capital / Insider Tip / Hostile Takeover now)
+    {"type": "extra_card", "add": true}
+
+The view (`view(seat)`): round/rounds, step (+ step_number, step_name), to_act, turn (Invest), first_player, piker;
+`market` (per slot: tier, face once won or seen through your Insider Tip, every placed die, pips per seat, won_by,
+discarded); `after_market` (spots, open, dice); `players` (dice this round and why, unplaced dice count, extra dice
+next round and why, unsecured/secured/dividends, kept cards with when they are played and playable_now, victory points
+on the table, secured score, is_piker, securing status); deck count; face-up discards and the count of face-down ones;
+`history` (per round: first player, Piker, who won a card, points on the table, secured score). For a seat also `my_dice`,
+`my_securing` in the After Market and, when it must act, `decision` (for securing: the dice left, the Leveraged
+Buyouts free, the choices so far and the engine's `suggested` allocation). `final` once over.
+
+Order of random calls (scripting.py builds a ScriptedRandom in this order):
+1. create: one `shuffle` of the 48 card ids (cards.DECK order); the deck is drawn from index 0, the first market
+   first (market slot 0 = deck[0]). Then one `randbelow(seats)`: the first player of round 1.
+2. Generate Income, every round: seat 0, 1, ... in turn roll all their dice for the round (`roll(6)` each).
+3. Collect Investments, card by card in market order: on a tie, each tied seat in ascending seat order rolls as many
+   dice as it had on the card; repeated among those still tied.
+4. The Piker, after rounds 1 to 5: on a tie for the fewest points, each tied seat in ascending order rolls one die;
+   repeated among those tied for the lowest roll. The new market (step 5) and the extra card are drawn from the deck
+   before and after it, without random calls.
+5. End of the game: on a tie for first, each tied seat in ascending order rolls two dice; repeated among those tied
+   for the highest total.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+from app.games.base import Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.piker.cards import (
+    AT_AFTER_MARKET,
+    AT_END_OF_COLLECT,
+    AT_GENERATE_INCOME,
+    AT_START_OF_INVEST,
+    BULL_RUN,
+    CARDS,
+    DECK,
+    DIVIDEND,
+    DIVIDEND_POINTS,
+    EXTRA_CAPITAL,
+    HOSTILE_TAKEOVER,
+    INSIDER_TIP,
+    INSIDER_TIP_LOOKS,
+    LEVERAGED_BUYOUT,
+    LEVERAGED_BUYOUT_PIPS,
+    MARGIN_CALL,
+    WHEN_NAMES,
+    face,
+    final_score,
+    is_investment,
+    secure_value,
+    tier_of,
+    victory_points,
+    volatility_kind,
+)
+from app.games.piker.securing import best_allocation, is_minimal_way, minimal_ways
+from app.games.rng import RandomSource, random_from_state
+
+ROUNDS = 6  # piker.md: the game lasts 6 rounds
+STARTING_DICE = 5  # piker.md: each has 5 dice of their colour
+
+
+def market_size(seats: int) -> int:
+    return 4 if seats == 2 else 5  # piker.md: 4 cards for 2 players, 5 for 3 or 4 players
+
+
+def after_market_spots(seats: int) -> int:
+    return seats + 2  # piker.md: players + 2 spots
+
+
+# The rule step each decision belongs to (piker.md, "A round").
+STEP_NUMBERS = {
+    "extra_capital": 1,
+    "insider_tip": 2,
+    "invest": 2,
+    "bull_run": 3,
+    "hostile_takeover": 3,
+    "after_market": 4,
+    "extra_card": 6,
+    "over": None,
+}
+STEP_NAMES = {
+    "extra_capital": "Generate Income",
+    "insider_tip": "Invest",
+    "invest": "Invest",
+    "bull_run": "Collect Investments",
+    "hostile_takeover": "Collect Investments",
+    "after_market": "The After Market",
+    "extra_card": "The Piker",
+    "over": "End of the game",
+}
+# When each kept Market Volatility card may be played: the step where its holder is asked.
+PLAYED_AT_STEP = {
+    AT_GENERATE_INCOME: "extra_capital",
+    AT_START_OF_INVEST: "insider_tip",
+    AT_END_OF_COLLECT: "hostile_takeover",
+    AT_AFTER_MARKET: "after_market",
+}
+KEPT_KINDS = (LEVERAGED_BUYOUT, HOSTILE_TAKEOVER, EXTRA_CAPITAL, INSIDER_TIP)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Piker(Game):
+    name = "piker"
+    title = "The Piker"
+    min_seats = 2
+    max_seats = 4
+    default_options: dict[str, Any] = {}
+    bots: dict = {}  # filled in by app.games.piker (bots import this module)
+
+    def __init__(self, state: dict[str, Any], rng: RandomSource):
+        self.s = state
+        self.rng = rng
+        self.seat_count = state["seats"]
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def create(cls, seats: int, options: Mapping[str, Any] | None, rng: RandomSource) -> Piker:
+        options = cls.check_options(seats, options)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        first = rng.randbelow(seats)  # piker.md: first player is drawn at random
+        state: dict[str, Any] = {
+            "seats": seats,
+            "options": dict(options),
+            "round": 1,
+            "step": "invest",
+            "first_player": first,
+            "first_player_of_game": first,
+            "turn": None,
+            "deck": deck,
+            "market": [],
+            "after_market": [],
+            "hands": [[] for _ in range(seats)],
+            "dice_this_round": [0] * seats,
+            "dice_reasons": [[] for _ in range(seats)],
+            "extra_next": [[] for _ in range(seats)],
+            "players": [{"unsecured": [], "secured": [], "dividends": [], "kept": []} for _ in range(seats)],
+            "discard": [],
+            "piker": None,
+            "won_this_round": [False] * seats,
+            "collect_next": 0,
+            "bull_run": None,
+            "insider_tip": None,
+            "securing": None,
+            "log": [],
+            "result": None,
+        }
+        game = cls(state, rng)
+        game._deal_market()
+        game._begin_round([])
+        return game
+
+    # ------------------------------------------------------------------ contract
+
+    def acting_seats(self) -> list[int]:
+        s = self.s
+        step = s["step"]
+        if step == "invest":
+            return [s["turn"]]
+        if step in ("extra_capital", "insider_tip", "hostile_takeover"):
+            return [self._holder(self._kind_for_step(step))]
+        if step == "bull_run":
+            return [s["bull_run"]]
+        if step == "after_market":
+            sec = s["securing"]
+            return [seat for seat in sec["deciding"] if seat not in sec["done"]]
+        if step == "extra_card":
+            return [s["piker"]]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.acting_seats():
+            return []
+        s = self.s
+        step = s["step"]
+        if step == "invest":
+            return self._legal_placements(seat)
+        if step == "extra_capital":
+            return [{"type": "play_extra_capital"}, {"type": "keep_card"}]
+        if step == "insider_tip":
+            slots = [i for i, slot in enumerate(s["market"]) if slot["outcome"] is None]
+            pairs = [{"type": "play_insider_tip", "slots": list(p)} for p in combinations(slots, INSIDER_TIP_LOOKS)]
+            return [*pairs, {"type": "keep_card"}]
+        if step == "hostile_takeover":
+            targets = [
+                {"type": "play_hostile_takeover", "card": card}
+                for other in range(self.seat_count)
+                if other != seat
+                for card in s["players"][other]["unsecured"]
+            ]
+            return [*targets, {"type": "keep_card"}]
+        if step == "bull_run":
+            return [{"type": "bull_run", "card": card} for card in s["players"][seat]["unsecured"]]
+        if step == "after_market":
+            return [*self._legal_secures(seat), {"type": "finish_securing"}]
+        if step == "extra_card":
+            return [{"type": "extra_card", "add": True}, {"type": "extra_card", "add": False}]
+        return []
+
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        s = self.s
+        if s["step"] == "over":
+            raise IllegalAction("game_over", "the game is over")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("bad_action", "an action is an object with a type")
+        if seat is None:
+            raise IllegalAction("not_your_turn", "the table has no action to take in The Piker")
+        if seat not in self.acting_seats():
+            raise IllegalAction("not_your_turn", self._waiting_for())
+        handler = self._HANDLERS.get(action["type"])
+        if handler is None:
+            raise IllegalAction("bad_action", f"The Piker has no action {action['type']!r}")
+        steps, method = handler
+        if s["step"] not in steps:
+            raise IllegalAction("wrong_step", f"you cannot {action['type'].replace('_', ' ')} now: {self._waiting_for()}")
+        events: list[Event] = []
+        getattr(self, method)(seat, action, events)
+        return events
+
+    def outcome(self) -> Outcome | None:
+        result = self.s["result"]
+        if result is None:
+            return None
+        return Outcome(
+            placings=list(result["placings"]),
+            scores=[b["total"] for b in result["scores"]],
+            summary={"scores": copy.deepcopy(result["scores"]), "roll_off": copy.deepcopy(result["roll_off"])},
+        )
+
+    def to_state(self) -> dict[str, Any]:
+        state = copy.deepcopy(self.s)
+        state["rng"] = self.rng.to_state()
+        return state
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Piker:
+        state = copy.deepcopy(state)
+        rng = random_from_state(state.pop("rng"))
+        return cls(state, rng)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _holder(self, kind: str) -> int | None:
+        for seat, player in enumerate(self.s["players"]):
+            if any(volatility_kind(c) == kind for c in player["kept"]):
+                return seat
+        return None
+
+    @staticmethod
+    def _kind_for_step(step: str) -> str:
+        return {"extra_capital": EXTRA_CAPITAL, "insider_tip": INSIDER_TIP, "hostile_takeover": HOSTILE_TAKEOVER}[step]
+
+    def _waiting_for(self) -> str:
+        seats = self.acting_seats()
+        step = self.s["step"]
+        who = " and ".join(f"seat {seat}" for seat in seats)
+        return f"it is {STEP_NAMES[step]} and the game waits for {who}"
+
+    def _buyouts_held(self, seat: int) -> list[str]:
+        return [c for c in self.s["players"][seat]["kept"] if volatility_kind(c) == LEVERAGED_BUYOUT]
+
+    def victory_points_on_table(self, seat: int) -> int:
+        """piker.md step 6: secured and unsecured investment cards together, plus Dividends."""
+        player = self.s["players"][seat]
+        return sum(victory_points(c) for c in player["secured"] + player["unsecured"]) + DIVIDEND_POINTS * len(
+            player["dividends"]
+        )
+
+    def _discard(self, card: str, face_up: bool) -> None:
+        self.s["discard"].append({"card": card, "face_up": face_up})
+
+    def _deal_market(self) -> None:
+        s = self.s
+        count = min(market_size(self.seat_count), len(s["deck"]))
+        s["market"] = [{"card": s["deck"].pop(0), "bids": [], "outcome": None} for _ in range(count)]
+
+    # ------------------------------------------------------------------ step 1: Generate Income
+
+    def _begin_round(self, events: list[Event]) -> None:
+        s = self.s
+        s["won_this_round"] = [False] * self.seat_count
+        s["insider_tip"] = None
+        s["securing"] = None
+        s["collect_next"] = 0
+        # piker.md step 6: extra dice earned last round last this round only.
+        s["dice_reasons"] = [list(reasons) for reasons in s["extra_next"]]
+        s["extra_next"] = [[] for _ in range(self.seat_count)]
+        if self._holder(EXTRA_CAPITAL) is not None:
+            s["step"] = "extra_capital"  # piker.md: Extra Capital is played at Generate Income
+            return
+        self._generate_income(events)
+
+    def _play_extra_capital(self, seat: int, action: Action, events: list[Event]) -> None:
+        s = self.s
+        card = next(c for c in s["players"][seat]["kept"] if volatility_kind(c) == EXTRA_CAPITAL)
+        s["players"][seat]["kept"].remove(card)
+        self._discard(card, face_up=True)
+        s["dice_reasons"][seat].append("extra_capital")
+        events.append(
+            Event("volatility_played", {"seat": seat, "card": face(card), "effect": "rolls one extra die this round"})
+        )
+        self._generate_income(events)
+
+    def _generate_income(self, events: list[Event]) -> None:
+        s = self.s
+        private = {}
+        counts = []
+        for seat in range(self.seat_count):
+            count = STARTING_DICE + len(s["dice_reasons"][seat])
+            hand = [self.rng.roll(6) for _ in range(count)]
+            s["hands"][seat] = sorted(hand, reverse=True)
+            s["dice_this_round"][seat] = count
+            counts.append(count)
+            private[seat] = {"your_dice": list(s["hands"][seat])}
+        # piker.md step 1: only the roller sees the values.
+        events.append(Event("dice_rolled", {"round": s["round"], "dice": counts}, private))
+        if self._holder(INSIDER_TIP) is not None:
+            s["step"] = "insider_tip"  # piker.md: Insider Tip is played at the start of an Invest step
+            return
+        self._open_invest(events)
+
+    # ------------------------------------------------------------------ step 2: Invest
+
+    def _play_insider_tip(self, seat: int, action: Action, events: list[Event]) -> None:
+        s = self.s
+        slots = action.get("slots")
+        if (
+            not isinstance(slots, list)
+            or len(slots) != INSIDER_TIP_LOOKS
+            or not all(_is_int(i) for i in slots)
+            or len(set(slots)) != INSIDER_TIP_LOOKS
+        ):
+            raise IllegalAction("bad_slots", "Insider Tip looks at two different market cards: give two slots")
+        if not all(0 <= i < len(s["market"]) and s["market"][i]["outcome"] is None for i in slots):
+            raise IllegalAction("bad_slots", "Insider Tip looks at face-down cards of this market")
+        card = next(c for c in s["players"][seat]["kept"] if volatility_kind(c) == INSIDER_TIP)
+        s["players"][seat]["kept"].remove(card)
+        self._discard(card, face_up=True)
+        slots = sorted(slots)
+        s["insider_tip"] = {"seat": seat, "slots": slots}
+        seen = [{"slot": i, "card": face(s["market"][i]["card"])} for i in slots]
+        # piker.md: only the Insider Tip's player sees the two cards.
+        events.append(
+            Event("volatility_played", {"seat": seat, "card": face(card), "slots": slots}, {seat: {"seen": seen}})
+        )
+        self._open_invest(events)
+
+    def _keep_card(self, seat: int, action: Action, events: list[Event]) -> None:
+        step = self.s["step"]
+        kind = self._kind_for_step(step)
+        events.append(Event("card_kept", {"seat": seat, "card": CARDS[kind]["name"] if kind in CARDS else kind}))
+        if step == "extra_capital":
+            self._generate_income(events)
+        elif step == "insider_tip":
+            self._open_invest(events)
+        else:
+            self._open_after_market(events)
+
+    def _open_invest(self, events: list[Event]) -> None:
+        s = self.s
+        s["step"] = "invest"
+        s["turn"] = s["first_player"]
+        events.append(Event("invest_started", {"round": s["round"], "first_player": s["first_player"]}))
+
+    def _after_market_open(self) -> int:
+        return after_market_spots(self.seat_count) - len(self.s["after_market"])
+
+    def _legal_placements(self, seat: int) -> list[Action]:
+        s = self.s
+        actions = []
+        am_open = self._after_market_open() > 0
+        for pips in sorted(set(s["hands"][seat]), reverse=True):
+            for slot in range(len(s["market"])):
+                actions.append({"type": "place_die", "pips": pips, "on": "card", "slot": slot})
+            if am_open:
+                actions.append({"type": "place_die", "pips": pips, "on": "after_market"})
+        return actions
+
+    def _place_die(self, seat: int, action: Action, events: list[Event]) -> None:
+        s = self.s
+        pips = action.get("pips")
+        on = action.get("on")
+        if not _is_int(pips) or on not in ("card", "after_market"):
+            raise IllegalAction("bad_action", 'place_die needs "pips" and "on": "card" (with "slot") or "after_market"')
+        if pips not in s["hands"][seat]:
+            raise IllegalAction("die_not_held", f"you have no unplaced die showing {pips}")
+        if on == "card":
+            slot = action.get("slot")
+            if not _is_int(slot):
+                raise IllegalAction("bad_action", 'placing on a card needs its market "slot"')
+            if not 0 <= slot < len(s["market"]):
+                raise IllegalAction("no_such_card", f"the market has no card in slot {slot}")
+        elif self._after_market_open() <= 0:
+            # piker.md step 2: when the After Market is full, dice must go on market cards.
+            raise IllegalAction("after_market_full", "the After Market is full: place your die on a market card")
+        s["hands"][seat].remove(pips)
+        if on == "card":
+            s["market"][slot]["bids"].append([seat, pips])
+            events.append(Event("die_placed", {"seat": seat, "pips": pips, "on": "card", "slot": slot}))
+        else:
+            s["after_market"].append([seat, pips])
+            events.append(Event("die_placed", {"seat": seat, "pips": pips, "on": "after_market"}))
+        # piker.md step 2: clockwise; a player with no dice left is skipped.
+        for step in range(1, self.seat_count + 1):
+            nxt = (seat + step) % self.seat_count
+            if s["hands"][nxt]:
+                s["turn"] = nxt
+                return
+        s["turn"] = None
+        self._collect(events)
+
+    # ------------------------------------------------------------------ step 3: Collect Investments
+
+    def _collect(self, events: list[Event]) -> None:
+        s = self.s
+        s["step"] = "collect"
+        while s["collect_next"] < len(s["market"]):
+            index = s["collect_next"]
+            s["collect_next"] += 1
+            if self._resolve_card(index, events):
+                return  # a decision (Bull Run) interrupts the step
+        self._end_of_collect(events)
+
+    def _resolve_card(self, index: int, events: list[Event]) -> bool:
+        """Resolve one market card; True if its winner must now decide something."""
+        s = self.s
+        slot = s["market"][index]
+        card = slot["card"]
+        if not slot["bids"]:
+            # piker.md: cards nobody bid on are discarded (decided), face down.
+            slot["outcome"] = {"discarded": True}
+            self._discard(card, face_up=False)
+            events.append(Event("card_discarded", {"slot": index, "tier": tier_of(card)}))
+            return False
+        totals = [0] * self.seat_count
+        dice_on_card = [0] * self.seat_count
+        for bidder, pips in slot["bids"]:
+            totals[bidder] += pips
+            dice_on_card[bidder] += 1
+        best = max(totals)
+        tied = [seat for seat in range(self.seat_count) if dice_on_card[seat] and totals[seat] == best]
+        rerolls = []
+        # piker.md step 3: the tied players reroll the dice they had on that card; repeat while tied.
+        while len(tied) > 1:
+            this_roll = []
+            for seat in tied:
+                dice = [self.rng.roll(6) for _ in range(dice_on_card[seat])]
+                this_roll.append({"seat": seat, "dice": dice, "total": sum(dice)})
+            rerolls.append(this_roll)
+            high = max(r["total"] for r in this_roll)
+            tied = [r["seat"] for r in this_roll if r["total"] == high]
+        winner = tied[0]
+        slot["outcome"] = {"won_by": winner}
+        s["won_this_round"][winner] = True
+        events.append(
+            Event(
+                "card_won",
+                {"slot": index, "seat": winner, "card": face(card), "pips": totals, "tie_rerolls": rerolls},
+            )
+        )
+        if is_investment(card):
+            s["players"][winner]["unsecured"].append(card)  # piker.md: face up and unsecured
+            return False
+        return self._volatility_won(winner, card, events)
+
+    def _volatility_won(self, seat: int, card: str, events: list[Event]) -> bool:
+        s = self.s
+        kind = volatility_kind(card)
+        player = s["players"][seat]
+        if kind == BULL_RUN:
+            if len(player["unsecured"]) >= 2:
+                s["step"] = "bull_run"
+                s["bull_run"] = seat
+                return True
+            secured = player["unsecured"][:1]
+            self._bull_run_secures(seat, secured[0] if secured else None, events)
+            return False
+        if kind == MARGIN_CALL:
+            discarded = []
+            for step in range(1, self.seat_count):
+                other = (seat + step) % self.seat_count
+                held = s["players"][other]["unsecured"]
+                if len(held) >= 2:
+                    # piker.md: their lowest-VP unsecured card, the oldest among equals (held lists are oldest first).
+                    lowest = min(held, key=lambda c: (victory_points(c), held.index(c)))
+                    held.remove(lowest)
+                    self._discard(lowest, face_up=True)
+                    discarded.append({"seat": other, "card": face(lowest)})
+            self._discard(card, face_up=True)
+            events.append(Event("volatility_played", {"seat": seat, "card": face(card), "discarded": discarded}))
+            return False
+        if kind == DIVIDEND:
+            player["dividends"].append(card)
+            events.append(
+                Event("volatility_played", {"seat": seat, "card": face(card), "victory_points": DIVIDEND_POINTS})
+            )
+            return False
+        player["kept"].append(card)
+        when = CARDS[card]["when"]
+        events.append(Event("volatility_kept", {"seat": seat, "card": face(card), "when": WHEN_NAMES[when]}))
+        return False
+
+    def _bull_run_secures(self, seat: int, target: str | None, events: list[Event]) -> None:
+        s = self.s
+        player = s["players"][seat]
+        card = BULL_RUN  # the one Bull Run card's id
+        if target is not None:
+            player["unsecured"].remove(target)
+            player["secured"].append(target)
+        self._discard(card, face_up=True)
+        events.append(
+            Event(
+                "volatility_played",
+                {"seat": seat, "card": face(card), "secured": face(target) if target else None},
+            )
+        )
+
+    def _choose_bull_run(self, seat: int, action: Action, events: list[Event]) -> None:
+        target = action.get("card")
+        if not isinstance(target, str):
+            raise IllegalAction("bad_action", 'bull_run needs the "card" to secure')
+        if target not in self.s["players"][seat]["unsecured"]:
+            raise IllegalAction("card_not_unsecured", "Bull Run secures one of your own unsecured cards")
+        self.s["bull_run"] = None
+        self._bull_run_secures(seat, target, events)
+        self._collect(events)
+
+    def _end_of_collect(self, events: list[Event]) -> None:
+        s = self.s
+        holder = self._holder(HOSTILE_TAKEOVER)
+        if holder is not None and any(
+            s["players"][other]["unsecured"] for other in range(self.seat_count) if other != holder
+        ):
+            s["step"] = "hostile_takeover"  # piker.md: played at the end of a Collect Investments step
+            return
+        self._open_after_market(events)
+
+    def _play_hostile_takeover(self, seat: int, action: Action, events: list[Event]) -> None:
+        s = self.s
+        target = action.get("card")
+        if not isinstance(target, str):
+            raise IllegalAction("bad_action", 'play_hostile_takeover needs the "card" to take')
+        owner = next(
+            (o for o in range(self.seat_count) if o != seat and target in s["players"][o]["unsecured"]), None
+        )
+        if owner is None:
+            raise IllegalAction("card_not_unsecured", "Hostile Takeover takes an unsecured card from an opponent")
+        card = next(c for c in s["players"][seat]["kept"] if volatility_kind(c) == HOSTILE_TAKEOVER)
+        s["players"][seat]["kept"].remove(card)
+        self._discard(card, face_up=True)
+        s["players"][owner]["unsecured"].remove(target)
+        s["players"][seat]["unsecured"].append(target)
+        events.append(
+            Event("volatility_played", {"seat": seat, "card": face(card), "taken": face(target), "from": owner})
+        )
+        self._open_after_market(events)
+
+    # ------------------------------------------------------------------ step 4: The After Market
+
+    def _open_after_market(self, events: list[Event]) -> None:
+        s = self.s
+        s["step"] = "after_market"
+        dice = [[pips for owner, pips in s["after_market"] if owner == seat] for seat in range(self.seat_count)]
+        s["securing"] = {
+            "dice": [sorted(d, reverse=True) for d in dice],
+            "pending": [[] for _ in range(self.seat_count)],
+            "deciding": [],
+            "done": [],
+        }
+        deciding = [seat for seat in range(self.seat_count) if self._legal_secures(seat)]
+        s["securing"]["deciding"] = deciding
+        events.append(Event("after_market_opened", {"deciding": deciding, "dice": [len(d) for d in dice]}))
+        if not deciding:
+            self._reveal_securing(events)
+
+    def _buyouts_free(self, seat: int) -> int:
+        pending = self.s["securing"]["pending"][seat]
+        return len(self._buyouts_held(seat)) - sum(p["leveraged_buyouts"] for p in pending)
+
+    def _legal_secures(self, seat: int) -> list[Action]:
+        s = self.s
+        sec = s["securing"]
+        dice = sec["dice"][seat]
+        if not dice:
+            return []
+        chosen = {p["card"] for p in sec["pending"][seat]}
+        buyouts = self._buyouts_free(seat)
+        actions = []
+        for card in s["players"][seat]["unsecured"]:
+            if card in chosen:
+                continue
+            for way, used in minimal_ways(dice, secure_value(card), buyouts):
+                actions.append({"type": "secure", "card": card, "dice": list(way), "leveraged_buyouts": used})
+        return actions
+
+    def _secure(self, seat: int, action: Action, events: list[Event]) -> None:
+        s = self.s
+        sec = s["securing"]
+        card = action.get("card")
+        dice = action.get("dice")
+        used = action.get("leveraged_buyouts", 0)
+        if not isinstance(card, str) or not isinstance(dice, list) or not all(_is_int(d) for d in dice):
+            raise IllegalAction("bad_action", 'secure needs a "card" and the "dice" (pips) to use on it')
+        if not _is_int(used) or used < 0:
+            raise IllegalAction("bad_action", '"leveraged_buyouts" is a number of cards, 0 or more')
+        if card not in s["players"][seat]["unsecured"]:
+            raise IllegalAction("card_not_unsecured", "you can only secure your own unsecured cards")
+        if any(p["card"] == card for p in sec["pending"][seat]):
+            raise IllegalAction("card_already_chosen", "you already chose dice for that card")
+        if not dice:
+            raise IllegalAction("no_dice", "securing a card takes at least one After Market die")
+        if Counter(dice) - Counter(sec["dice"][seat]):
+            raise IllegalAction("dice_not_in_after_market", "use only your After Market dice not yet used")
+        if used > self._buyouts_free(seat):
+            raise IllegalAction("no_leveraged_buyout", "you do not hold that many unused Leveraged Buyouts")
+        need = secure_value(card)
+        if sum(dice) + LEVERAGED_BUYOUT_PIPS * used < need:
+            raise IllegalAction("not_enough_pips", f"that card needs {need} pips to be secured")
+        if not is_minimal_way(dice, used, need):
+            raise IllegalAction(
+                "more_than_needed", "use only the dice and Leveraged Buyouts the card needs (spare dice are lost)"
+            )
+        for die in dice:
+            sec["dice"][seat].remove(die)
+        choice = {"card": card, "dice": sorted(dice, reverse=True), "leveraged_buyouts": used}
+        sec["pending"][seat].append(choice)
+        # piker.md step 4: choices stay secret until all are revealed together.
+        events.append(Event("securing_chosen", {"seat": seat}, {seat: {"choice": choice}}))
+        if not self._legal_secures(seat):
+            self._finish_securing(seat, {"type": "finish_securing"}, events)
+
+    def _finish_securing(self, seat: int, action: Action, events: list[Event]) -> None:
+        sec = self.s["securing"]
+        sec["done"].append(seat)
+        events.append(Event("securing_finished", {"seat": seat}))
+        if all(other in sec["done"] for other in sec["deciding"]):
+            self._reveal_securing(events)
+
+    def _reveal_securing(self, events: list[Event]) -> None:
+        s = self.s
+        sec = s["securing"]
+        revealed = []
+        for seat in range(self.seat_count):
+            player = s["players"][seat]
+            buyouts = self._buyouts_held(seat)
+            secured = []
+            for choice in sec["pending"][seat]:
+                player["unsecured"].remove(choice["card"])
+                player["secured"].append(choice["card"])  # piker.md: a secured card turns horizontal
+                for _ in range(choice["leveraged_buyouts"]):
+                    used = buyouts.pop(0)
+                    player["kept"].remove(used)
+                    self._discard(used, face_up=True)
+                secured.append({**choice, "card": face(choice["card"])})
+            revealed.append({"seat": seat, "secured": secured, "dice_lost": len(sec["dice"][seat])})
+        events.append(Event("securing_revealed", {"round": s["round"], "players": revealed}))
+        self._end_round(events)
+
+    # ------------------------------------------------------------------ steps 5 and 6
+
+    def _end_round(self, events: list[Event]) -> None:
+        s = self.s
+        s["log"].append(
+            {
+                "round": s["round"],
+                "first_player": s["first_player"],
+                "piker": s["piker"],
+                "won_a_card": list(s["won_this_round"]),
+                "victory_points_on_table": [self.victory_points_on_table(p) for p in range(self.seat_count)],
+                "secured_score": [final_score(p["secured"], p["dividends"])["total"] for p in s["players"]],
+            }
+        )
+        if s["round"] >= ROUNDS:
+            self._end_game(events)
+            return
+        # piker.md step 5: every die goes back to its owner; a new market is dealt face down.
+        for slot in s["market"]:
+            slot["bids"] = []
+        s["after_market"] = []
+        s["hands"] = [[] for _ in range(self.seat_count)]
+        s["dice_this_round"] = [0] * self.seat_count
+        s["securing"] = None
+        s["insider_tip"] = None
+        self._deal_market()
+        events.append(
+            Event("market_refilled", {"tiers": [tier_of(slot["card"]) for slot in s["market"]], "deck": len(s["deck"])})
+        )
+        self._choose_piker(events)
+
+    def _choose_piker(self, events: list[Event]) -> None:
+        s = self.s
+        points = [self.victory_points_on_table(p) for p in range(self.seat_count)]
+        low = min(points)
+        tied = [p for p in range(self.seat_count) if points[p] == low]
+        roll_off = []
+        # piker.md step 6: the tied players each roll a die, lowest takes it, repeat while tied.
+        while len(tied) > 1:
+            rolls = [{"seat": p, "roll": self.rng.roll(6)} for p in tied]
+            roll_off.append(rolls)
+            lowest = min(r["roll"] for r in rolls)
+            tied = [r["seat"] for r in rolls if r["roll"] == lowest]
+        piker = tied[0]
+        s["piker"] = piker
+        s["extra_next"][piker].append("piker")
+        for p in range(self.seat_count):
+            if not s["won_this_round"][p]:
+                s["extra_next"][p].append("won_nothing")  # piker.md: one extra die for a player who won no card
+        events.append(
+            Event(
+                "piker_taken",
+                {
+                    "seat": piker,
+                    "victory_points_on_table": points,
+                    "roll_off": roll_off,
+                    "extra_dice_next_round": [len(e) for e in s["extra_next"]],
+                },
+            )
+        )
+        if s["deck"]:
+            s["step"] = "extra_card"
+        else:
+            self._next_round(events)
+
+    def _extra_card(self, seat: int, action: Action, events: list[Event]) -> None:
+        s = self.s
+        add = action.get("add")
+        if not isinstance(add, bool):
+            raise IllegalAction("bad_action", 'extra_card needs "add": true or false')
+        if add:
+            card = s["deck"].pop(0)
+            s["market"].append({"card": card, "bids": [], "outcome": None})
+            events.append(
+                Event("extra_card", {"seat": seat, "added": True, "slot": len(s["market"]) - 1, "tier": tier_of(card)})
+            )
+        else:
+            events.append(Event("extra_card", {"seat": seat, "added": False}))
+        self._next_round(events)
+
+    def _next_round(self, events: list[Event]) -> None:
+        s = self.s
+        s["round"] += 1
+        s["first_player"] = s["piker"]  # piker.md: the Piker is first player next round
+        events.append(Event("round_started", {"round": s["round"], "first_player": s["first_player"]}))
+        self._begin_round(events)
+
+    def _end_game(self, events: list[Event]) -> None:
+        s = self.s
+        scores = [final_score(p["secured"], p["dividends"]) for p in s["players"]]
+        totals = [b["total"] for b in scores]
+        high = max(totals)
+        tied = [p for p in range(self.seat_count) if totals[p] == high]
+        roll_off = []
+        # piker.md: a tie for first is settled by two dice each, highest total wins, repeat while tied.
+        while len(tied) > 1:
+            rolls = []
+            for p in tied:
+                dice = [self.rng.roll(6), self.rng.roll(6)]
+                rolls.append({"seat": p, "dice": dice, "total": sum(dice)})
+            roll_off.append(rolls)
+            best = max(r["total"] for r in rolls)
+            tied = [r["seat"] for r in rolls if r["total"] == best]
+        winner = tied[0]
+        # piker.md: the rest of the ranking keeps ties.
+        placings = competition_ranking([(totals[p], p == winner) for p in range(self.seat_count)], higher_is_better=True)
+        for p, breakdown in enumerate(scores):
+            breakdown["unsecured_cards"] = len(s["players"][p]["unsecured"])
+        s["result"] = {"scores": scores, "placings": placings, "roll_off": roll_off, "winner": winner}
+        s["step"] = "over"
+        s["turn"] = None
+        events.append(
+            Event("game_over", {"scores": copy.deepcopy(scores), "placings": placings, "roll_off": roll_off})
+        )
+
+    # ------------------------------------------------------------------ view
+
+    def view(self, seat: int | None) -> View:
+        s = self.s
+        step = s["step"]
+        acting = self.acting_seats()
+        tip = s["insider_tip"]
+        market = []
+        for index, slot in enumerate(s["market"]):
+            outcome = slot["outcome"]
+            won = outcome is not None and "won_by" in outcome
+            pips = [0] * self.seat_count
+            for bidder, value in slot["bids"]:
+                pips[bidder] += value
+            entry = {
+                "slot": index,
+                "tier": tier_of(slot["card"]),
+                "face": face(slot["card"]) if won else None,
+                "dice": [{"seat": bidder, "pips": value} for bidder, value in slot["bids"]],
+                "pips": pips,
+                "won_by": outcome["won_by"] if won else None,
+                "discarded": bool(outcome and outcome.get("discarded")),
+            }
+            if not won and tip is not None and tip["seat"] == seat and index in tip["slots"] and not entry["discarded"]:
+                entry["face"] = face(slot["card"])  # piker.md: Insider Tip, seen by its player only
+                entry["seen_by_insider_tip"] = True
+            market.append(entry)
+        players = []
+        for p in range(self.seat_count):
+            player = s["players"][p]
+            status = None
+            if s["securing"] is not None and step == "after_market":
+                sec = s["securing"]
+                status = "done" if p in sec["done"] else "deciding" if p in sec["deciding"] else "nothing_to_secure"
+            players.append(
+                {
+                    "seat": p,
+                    "dice_this_round": s["dice_this_round"][p],
+                    "extra_dice_this_round": list(s["dice_reasons"][p]),
+                    "unplaced_dice": len(s["hands"][p]),
+                    "extra_dice_next_round": len(s["extra_next"][p]),
+                    "extra_dice_next_round_reasons": list(s["extra_next"][p]),
+                    "unsecured": [face(c) for c in player["unsecured"]],
+                    "secured": [face(c) for c in player["secured"]],
+                    "dividends": [face(c) for c in player["dividends"]],
+                    "kept_cards": [self._kept_view(c) for c in player["kept"]],
+                    "victory_points_on_table": self.victory_points_on_table(p),
+                    "secured_score": final_score(player["secured"], player["dividends"])["total"],
+                    "is_piker": s["piker"] == p,
+                    "won_a_card_this_round": s["won_this_round"][p],
+                    "securing": status,
+                }
+            )
+        face_down_discards = sum(1 for d in s["discard"] if not d["face_up"])
+        view: dict[str, Any] = {
+            "game": self.name,
+            "seats": self.seat_count,
+            "you": seat,
+            "round": s["round"],
+            "rounds": ROUNDS,
+            "step": step,
+            "step_number": STEP_NUMBERS.get(step),
+            "step_name": STEP_NAMES.get(step),
+            "to_act": acting,
+            "turn": s["turn"] if step == "invest" else None,
+            "first_player": s["first_player"],
+            "piker": s["piker"],
+            "market": market,
+            "after_market": {
+                "spots": after_market_spots(self.seat_count),
+                "open": self._after_market_open(),
+                "dice": [{"seat": owner, "pips": value} for owner, value in s["after_market"]],
+            },
+            "players": players,
+            "deck": len(s["deck"]),
+            "discard": {
+                "face_up": [face(d["card"]) for d in s["discard"] if d["face_up"]],
+                "face_down": face_down_discards,
+            },
+            "history": copy.deepcopy(s["log"]),
+        }
+        if seat is not None:
+            view["my_dice"] = list(s["hands"][seat])
+            if step == "after_market":
+                sec = s["securing"]
+                # My own choices so far (secret from the others until the reveal).
+                view["my_securing"] = {
+                    "after_market_dice": list(sec["dice"][seat]),
+                    "chosen": copy.deepcopy(sec["pending"][seat]),
+                }
+            if seat in acting:
+                view["decision"] = self._decision_view(seat)
+        if s["result"] is not None:
+            view["final"] = copy.deepcopy(s["result"])
+        return view
+
+    def _kept_view(self, card: str) -> dict[str, Any]:
+        when = CARDS[card]["when"]
+        step = self.s["step"]
+        return {
+            "card": face(card),
+            "when": when,
+            "when_text": WHEN_NAMES[when],
+            "playable_now": PLAYED_AT_STEP[when] == step,
+        }
+
+    def _decision_view(self, seat: int) -> dict[str, Any]:
+        s = self.s
+        step = s["step"]
+        if step == "after_market":
+            sec = s["securing"]
+            buyouts = self._buyouts_free(seat)
+            chosen = {p["card"] for p in sec["pending"][seat]}
+            open_cards = [c for c in s["players"][seat]["unsecured"] if c not in chosen]
+            return {
+                "kind": "secure",
+                "after_market_dice": list(sec["dice"][seat]),
+                "leveraged_buyouts": buyouts,
+                "chosen": copy.deepcopy(sec["pending"][seat]),
+                # The engine's best allocation of what is left; a timed-out seat plays it (bots use it too).
+                "suggested": self.suggested_allocation(seat),
+            }
+        if step == "invest":
+            return {"kind": "place_die", "after_market_open": self._after_market_open()}
+        if step in ("extra_capital", "insider_tip", "hostile_takeover"):
+            return {"kind": step, "card": CARDS[self._kind_for_step(step)]["name"], "may_keep": True}
+        if step == "bull_run":
+            return {"kind": "bull_run", "choose_from": list(s["players"][seat]["unsecured"])}
+        if step == "extra_card":
+            return {"kind": "extra_card", "deck": len(s["deck"])}
+        return {"kind": step}
+
+    def suggested_allocation(self, seat: int) -> list[dict[str, Any]]:
+        """The best allocation of the seat's After Market dice left (securing.best_allocation), [] outside it."""
+        s = self.s
+        if s["step"] != "after_market" or seat not in s["securing"]["deciding"] or seat in s["securing"]["done"]:
+            return []
+        sec = s["securing"]
+        chosen = [p["card"] for p in sec["pending"][seat]]
+        open_cards = [c for c in s["players"][seat]["unsecured"] if c not in chosen]
+        secured = s["players"][seat]["secured"] + chosen  # chosen cards will be secured at the reveal
+        return best_allocation(open_cards, sec["dice"][seat], self._buyouts_free(seat), secured)
+
+    # ------------------------------------------------------------------ invariants
+
+    def check_invariants(self) -> list[str]:
+        s = self.s
+        problems = []
+        places: list[str] = list(s["deck"])
+        places += [slot["card"] for slot in s["market"] if slot["outcome"] is None]
+        if s["bull_run"] is not None:
+            places.append(BULL_RUN)  # won, waiting for its winner to pick the card it secures
+        places += [d["card"] for d in s["discard"]]
+        for player in s["players"]:
+            places += player["unsecured"] + player["secured"] + player["dividends"] + player["kept"]
+        counts = Counter(places)
+        if len(places) != len(DECK) or set(counts) != set(DECK):
+            missing = sorted(set(DECK) - set(counts))
+            extra = sorted(c for c, n in counts.items() if n > 1)
+            problems.append(f"the 48 cards are not conserved: {len(places)} held, missing {missing}, twice {extra}")
+        for index, slot in enumerate(s["market"]):
+            if slot["outcome"] is None and slot["card"] in s["deck"]:
+                problems.append(f"market slot {index} holds a card still in the deck")
+        for seat, player in enumerate(s["players"]):
+            if not all(is_investment(c) for c in player["unsecured"] + player["secured"]):
+                problems.append(f"seat {seat} holds a Market Volatility card among its investment cards")
+            if not all(volatility_kind(c) == DIVIDEND for c in player["dividends"]):
+                problems.append(f"seat {seat} has a non-Dividend card among its Dividends")
+            if not all(volatility_kind(c) in KEPT_KINDS for c in player["kept"]):
+                problems.append(f"seat {seat} keeps a card that acts at once")
+            placed = sum(1 for slot in s["market"] for owner, _ in slot["bids"] if owner == seat)
+            placed += sum(1 for owner, _ in s["after_market"] if owner == seat)
+            if len(s["hands"][seat]) + placed != s["dice_this_round"][seat]:
+                problems.append(
+                    f"seat {seat}'s dice are not accounted for: {len(s['hands'][seat])} unplaced + {placed} placed "
+                    f"!= {s['dice_this_round'][seat]} rolled"
+                )
+            if any(not 1 <= d <= 6 for d in s["hands"][seat]):
+                problems.append(f"seat {seat} has a die that is not 1-6")
+            if s["securing"] is not None:
+                sec = s["securing"]
+                spent = [d for p in sec["pending"][seat] for d in p["dice"]]
+                am = [pips for owner, pips in s["after_market"] if owner == seat]
+                if Counter(spent + sec["dice"][seat]) != Counter(am):
+                    problems.append(f"seat {seat}'s After Market dice are not accounted for")
+        if len(s["after_market"]) > after_market_spots(self.seat_count):
+            problems.append("the After Market holds more dice than it has spots")
+        if not 1 <= s["round"] <= ROUNDS:
+            problems.append(f"round {s['round']} is outside 1..{ROUNDS}")
+        if s["step"] == "invest" and (s["turn"] is None or not s["hands"][s["turn"]]):
+            problems.append("it is a seat's turn to invest but it has no die")
+        if s["step"] != "over" and not self.acting_seats():
+            problems.append("the game waits for nobody but is not over")
+        if s["step"] == "over" and s["result"] is None:
+            problems.append("the game is over without a result")
+        return problems
+
+    _HANDLERS = {
+        "place_die": (("invest",), "_place_die"),
+        "secure": (("after_market",), "_secure"),
+        "finish_securing": (("after_market",), "_finish_securing"),
+        "bull_run": (("bull_run",), "_choose_bull_run"),
+        "play_extra_capital": (("extra_capital",), "_play_extra_capital"),
+        "play_insider_tip": (("insider_tip",), "_play_insider_tip"),
+        "play_hostile_takeover": (("hostile_takeover",), "_play_hostile_takeover"),
+        "keep_card": (("extra_capital", "insider_tip", "hostile_takeover"), "_keep_card"),
+        "extra_card": (("extra_card",), "_extra_card"),
+    }
+
+

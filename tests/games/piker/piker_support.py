@@ -1,0 +1,97 @@
+"""Helpers shared by The Piker tests (rootdir-relative import: tests.games.piker.piker_support)."""
+
+from __future__ import annotations
+
+from app.games.base import Event
+from app.games.piker import Piker
+from app.games.piker.scripting import hands, scripted
+
+AM = "am"  # a target meaning "an After Market spot"
+
+__all__ = [
+    "AM",
+    "decline_extra_card",
+    "give",
+    "hands",
+    "hidden_ids",
+    "invest",
+    "make_last_round",
+    "new_game",
+    "of_type",
+    "only",
+    "place",
+    "place_rest",
+]
+
+
+def new_game(seats: int = 2, *, deal=(), first: int = 0, rolls=(), strict: bool = False) -> Piker:
+    return Piker.create(seats, None, scripted(deal=deal, first_player=first, rolls=rolls, strict=strict))
+
+
+def place(game: Piker, seat: int, pips: int, target: int | str) -> list[Event]:
+    if target == AM:
+        return game.apply(seat, {"type": "place_die", "pips": pips, "on": "after_market"})
+    return game.apply(seat, {"type": "place_die", "pips": pips, "on": "card", "slot": target})
+
+
+def invest(game: Piker, *moves: tuple[int, int, int | str]) -> list[Event]:
+    """Place dice in the order given; each move must be by the seat whose turn it is."""
+    events: list[Event] = []
+    for seat, pips, target in moves:
+        assert game.acting_seats() == [seat], f"expected seat {seat} to place, the game waits for {game.acting_seats()}"
+        events += place(game, seat, pips, target)
+    return events
+
+
+def place_rest(game: Piker, targets: dict[int, int | str]) -> list[Event]:
+    """Every remaining die of each seat, highest first, goes on targets[seat], in turn order."""
+    events: list[Event] = []
+    while game.s["step"] == "invest":
+        seat = game.acting_seats()[0]
+        events += place(game, seat, max(game.s["hands"][seat]), targets[seat])
+    return events
+
+
+def give(game: Piker, seat: int, *, unsecured=(), secured=(), dividends=(), kept=()) -> None:
+    """Set up a position: move named cards from the (scripted) deck to a player, keeping the 48 cards."""
+    player = game.s["players"][seat]
+    for key, cards in (("unsecured", unsecured), ("secured", secured), ("dividends", dividends), ("kept", kept)):
+        for card in cards:
+            assert card in game.s["deck"], f"{card} is not in the deck"
+            game.s["deck"].remove(card)
+            player[key].append(card)
+    assert game.check_invariants() == []
+
+
+def of_type(events: list[Event], kind: str) -> list[Event]:
+    return [e for e in events if e.type == kind]
+
+
+def only(events: list[Event], kind: str) -> Event:
+    found = of_type(events, kind)
+    assert len(found) == 1, f"expected one {kind} event, got {[e.type for e in events]}"
+    return found[0]
+
+
+def hidden_ids(game: Piker, seat: int | None) -> set[str]:
+    """Card ids `seat` must never see: the deck, face-down market cards (Insider Tip aside) and face-down discards."""
+    s = game.s
+    hidden = set(s["deck"])
+    tip = s["insider_tip"]
+    for index, slot in enumerate(s["market"]):
+        if slot["outcome"] is None or slot["outcome"].get("discarded"):
+            if tip is not None and tip["seat"] == seat and index in tip["slots"] and slot["outcome"] is None:
+                continue
+            hidden.add(slot["card"])
+    hidden.update(d["card"] for d in s["discard"] if not d["face_up"])
+    return hidden
+
+
+def decline_extra_card(game: Piker) -> list[Event]:
+    assert game.s["step"] == "extra_card"
+    return game.apply(game.s["piker"], {"type": "extra_card", "add": False})
+
+
+def make_last_round(game: Piker) -> None:
+    """Set up a position where the current round is round 6 (the game ends after its After Market)."""
+    game.s["round"] = 6
