@@ -25,6 +25,7 @@ from app.games.base import Action, Bot, Event, Game, IllegalAction
 log = logging.getLogger(__name__)
 
 EVENT_BUFFER = 200  # events kept for reconnecting clients; an older gap gets a full view instead
+MAX_TIMEOUT_MOVES = 50  # a guard: moves a bot makes for a timed-out seat before the timer starts again
 
 
 class Subscriber(Protocol):
@@ -344,7 +345,11 @@ class TableActor:
         if timer is None or timer[1] != started or self.status != "playing":
             return  # stale: the seat acted or the turn moved on
         del self._turn_timers[seat]
-        if seat in self.game.acting_seats():
+        # The bot finishes what the seat owes right now (a Pika draw then play-or-keep, a Piker securing of several
+        # cards), not just one step, so a player who is away does not cost everyone a full timer per step.
+        for _ in range(MAX_TIMEOUT_MOVES):
+            if self.status != "playing" or seat not in self.game.acting_seats():
+                break
             await self._bot_move(seat, optional=False)
 
     async def _on_bot_move(self, seat: int, optional: bool) -> None:
