@@ -114,7 +114,8 @@ class Game(ABC):
         for key, value in (options or {}).items():
             if key not in merged:
                 raise IllegalAction("unknown_option", f"{cls.title} has no option {key!r}")
-            if type(value) is not type(merged[key]) and not (isinstance(merged[key], float) and isinstance(value, int)):
+            int_for_float = isinstance(merged[key], float) and type(value) is int  # 3 for 3.0; never True for 1.0
+            if type(value) is not type(merged[key]) and not int_for_float:
                 raise IllegalAction("bad_option", f"option {key!r} must be a {type(merged[key]).__name__}")
             merged[key] = value
         return merged

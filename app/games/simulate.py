@@ -85,10 +85,20 @@ def play_game(
             violations.extend(_check_after_action(game, applied))
         return True
 
-    while game.outcome() is None:
+    # The hot path (no deadline open) inlines decide() and apply() with the game's methods bound once: the same
+    # steps in the same order, fewer lookups per decision.
+    outcome = game.outcome
+    deadlines_of = game.deadlines
+    acting_seats = game.acting_seats
+    legal_actions = game.legal_actions
+    view_of = game.view
+    apply_action = game.apply
+    chooses = [bot.choose for bot in bots]
+    needs_view = [bot.needs_view for bot in bots]
+    while outcome() is None:
         if decisions > decision_limit:
             raise GameDidNotEnd(f"{type(game).name} did not end within {decision_limit} decisions")
-        deadlines = game.deadlines()
+        deadlines = deadlines_of()
         if deadlines or expiries:
             keys = {d.key for d in deadlines}
             for key in [k for k in expiries if k not in keys]:
@@ -111,7 +121,7 @@ def play_game(
                 if not apply(None, due[0].action):
                     return PlayedGame(game, decisions, violations)
                 continue
-        seats = game.acting_seats()
+        seats = acting_seats()
         if not seats:
             if not deadlines:
                 violations.append("nobody can act but the game is not over")
@@ -119,12 +129,22 @@ def play_game(
             clock = min(expiries[d.key] for d in deadlines)  # wait for the next deadline
             continue
         seat = seats[0]
-        action = decide(seat)
+        legal = legal_actions(seat)
+        view = view_of(seat) if needs_view[seat] else None
+        decisions += 1
+        clock += SECONDS_PER_DECISION
+        action = chooses[seat](view, legal)
         if action is None:
             violations.append(f"bot {bots[seat].level} in seat {seat} passed although it must act")
             return PlayedGame(game, decisions, violations)
-        if not apply(seat, action):
+        try:
+            apply_action(seat, action)
+        except IllegalAction as error:
+            violations.append(f"bot {bots[seat].level} in seat {seat} chose an illegal action {action!r}: {error}")
             return PlayedGame(game, decisions, violations)
+        applied += 1
+        if check:
+            violations.extend(_check_after_action(game, applied))
     return PlayedGame(game, decisions, violations)
 
 

@@ -91,6 +91,10 @@ def test_check_options_fills_defaults_and_refuses_unknown_or_mistyped_options():
         Race.check_options(2, {"target": "far"})
     assert refused.value.code == "bad_option"
     with pytest.raises(IllegalAction) as refused:
+        Race.check_options(2, {"bell_seconds": True})
+    assert refused.value.code == "bad_option"
+    assert Race.check_options(2, {"bell_seconds": 3})["bell_seconds"] == 3
+    with pytest.raises(IllegalAction) as refused:
         Race.check_options(5, None)
     assert refused.value.code == "bad_seat_count"
 

@@ -1,0 +1,775 @@
+"""Pika, one round, as ../shared/rules/pika.md says (the specification; the seed text is its origin).
+
+Actions (`legal_actions` lists them in exactly this shape):
+- `{"type": "play", "card": "red-7"}`; a black card also names the colour in play: `{"type": "play", "card": "+4",
+  "colour": "blue"}`. Calling Pika with the play that leaves one card: add `"pika": true`.
+- `{"type": "draw"}`: draw one card instead of playing (allowed even with a playable card).
+- `{"type": "keep"}`: after drawing a playable card, keep it and end the turn (playing it is a "play" of that card).
+- `{"type": "take_stack"}`: take the whole pending +2/+4 stack.
+- `{"type": "pika"}`: call Pika during your own alert (any time, also when it is not your turn).
+- Housekeeping, never listed as legal and never changing whose turn it is: `{"type": "reorder", "hand": [names]}`,
+  your whole hand in the order you want it (the same cards); any seat, any time while the round runs.
+- System action (seat None), sent by the table when an alert's deadline runs out:
+  `{"type": "alert_expired", "seat": 2, "alert": 7}` (the seat draws 2 penalty cards).
+
+Events: "play" (seat, card, colour in play, cards_left, and pika/stack/skipped/direction when they apply),
+"pika_alert", "pika", "penalty" (the cards only for that seat), "draw" (count; the card and whether it goes only
+for the drawer), "keep", "take_stack" (stack, count; the cards only for the taker), "reshuffle", "hand_reordered"
+(the order only for that seat), "round_end" (reason, placings, cards_left).
+
+View (`view(seat)`; a spectator's has no "hand" and no "drawn_card"): to_act, turn, direction, hand (in the seat's
+own order), hand_counts, discard_top, colour, stack (amount, may_chain in words, chain_cards) or null, draw_pile
+(its size), discard_size, discard_cards (the discard pile as counts by name: every one of them was played face up),
+drawn_card (mine, waiting for "play it or keep it") and deciding_drawn_card (someone is), alerts (seat and whether
+I may call), alert_seconds, called_pika, idle_turns (towards the stalemate end), passed, over, end, placings.
+"passed" is public memory for players who remember nothing (bots): per seat, groups {cards, kinds}, oldest first,
+meaning "at least `cards` of this seat's cards are none of `kinds`", deduced from its drawing or taking a stack
+instead of playing (true unless it passed holding a playable card, which pika.md allows; a later play showing that
+drops the groups).
+
+Randomness, in the order the engine asks for it (app/games/pika/scripting.py builds a ScriptedRandom from a deal):
+1. `shuffle` of the 108 card names (cards.DECK order); items[0] is drawn first.
+2. Deal: seven rounds, one card at a time to each seat from seat 0 (items[0] to seat 0, items[1] to seat 1, ...).
+3. First discard: the next card is flipped; while it is not a number card, one `randbelow(n)` (n = cards left in the
+   pile) puts it back with `1 + that` cards above it (anywhere but the very top), and the next card is flipped.
+4. First player: `randbelow(seats)`.
+5. During play, each time a card must be drawn from an empty pile: one `shuffle` of the discard pile except its top
+   card, as names from the bottom of the discard up; items[0] is drawn first.
+
+Internally a card is a small int (cards.py) and a play an int (card + 64 * colour + 256 if it calls Pika), so that
+legal-move generation stays cheap; dicts exist only at the boundary. legal_actions lists the plays in hand order
+(a black card once per colour, and a play that leaves one card followed by its twin calling Pika), then draw, keep
+or take_stack, then the Pika call during an alert.
+The draw pile is kept with its next card at the end of the list (`pop()`); `to_state` writes it next-card-first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.games.base import Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.pika.cards import (
+    CHAINS_ON_DRAW_TWO,
+    CHAINS_ON_WILD_FOUR,
+    CHAINS_ON_DRAW_TWO_MASK,
+    CHAINS_ON_WILD_FOUR_MASK,
+    CODE,
+    COLOUR_INDEX,
+    COLOUR_OF,
+    COLOURS,
+    DECK,
+    DECK_COUNTS,
+    IS_NUMBER,
+    KINDS,
+    MATCHING,
+    MATCHING_MASK,
+    NAMES,
+    RANK_OF,
+    REVERSE,
+    SKIP,
+    STACK_VALUE,
+    WILD_FOUR,
+    describe_chain,
+)
+from app.games.rng import RandomSource, random_from_state
+
+HAND_SIZE = 7
+PENALTY = 2  # pika.md: 2 penalty cards when the alert closes without a call
+NOTE_GROUPS = 4  # public pass deductions kept per seat (the newest)
+
+# A play as an int: card + 64 * colour (black cards only) + 256 if Pika is called with it.
+COLOUR_STEP = 64
+PIKA_FLAG = 256
+
+
+def _play_action(move: int) -> dict[str, Any]:
+    card = move & 63
+    action: dict[str, Any] = {"type": "play", "card": NAMES[card]}
+    if card >= 52:
+        action["colour"] = COLOURS[(move >> 6) & 3]
+    if move & PIKA_FLAG:
+        action["pika"] = True
+    return action
+
+
+def _plays_of(card: int, with_call: bool) -> tuple[dict[str, Any], ...]:
+    colours = range(4) if card >= 52 else (0,)
+    flags = (0, PIKA_FLAG) if with_call else (0,)
+    return tuple(_play_action(card + COLOUR_STEP * colour + flag) for colour in colours for flag in flags)
+
+
+# Per card kind, its play actions in the order legal_actions lists them (a black card once per colour), without
+# and with the twin that calls Pika right after each play. Built once; legal_actions hands out copies.
+PLAYS = tuple(_plays_of(card, False) for card in range(KINDS))
+PLAYS_WITH_CALL = tuple(_plays_of(card, True) for card in range(KINDS))
+
+END_WENT_OUT = "went_out"  # a player played their last card
+END_STACK_TAKEN = "stack_taken"  # a stack was taken while someone held no cards
+END_STALEMATE = "stalemate"  # a whole table of turns with nothing to draw and no card played
+
+
+class Pika(Game):
+    """One round of Pika for 2-4 players (pika.md)."""
+
+    name = "pika"
+    title = "Pika"
+    min_seats = 2
+    max_seats = 4
+    default_options = {"alert_seconds": 3.0}
+    bots: dict = {}  # filled in by app/games/pika/__init__.py
+
+    def __init__(self, seat_count: int, options: dict[str, Any], rng: RandomSource):
+        self.seat_count = seat_count
+        self.options = options
+        self.rng = rng
+        self.alert_seconds = float(options["alert_seconds"])
+        self.hands: list[list[int]] = [[] for _ in range(seat_count)]
+        self.pile: list[int] = []  # next card at the end
+        self.discard: list[int] = []  # top at the end
+        self.colour = 0
+        self.step = 1  # +1 clockwise, -1 counterclockwise
+        self.turn = 0
+        self.stack = 0  # cards the pending +2/+4 stack makes the next player draw; 0: none pending
+        self.drawn = -1  # the drawn card waiting for "play it or keep it"
+        self.idle_turns = 0  # turns in a row with nothing to draw and no card played
+        self.alerts: dict[int, int] = {}  # seat -> alert number, in opening order
+        self.called = [False] * seat_count  # called Pika and still on one card
+        # Public deductions from passing (see _note_pass): per seat, a list of [cards, kinds bitmask], oldest first:
+        # at least `cards` of the seat's cards are none of `kinds` (the older the group, the more kinds it avoids).
+        self.passed: list[list[list[int]]] = [[] for _ in range(seat_count)]
+        self.alert_serial = 0
+        self.over = False
+        self.end_reason: str | None = None
+        self._outcome: Outcome | None = None
+        self._deadlines: dict[int, Deadline] = {}  # alert number -> Deadline, derived from `alerts`
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def create(cls, seats: int, options: Mapping[str, Any] | None, rng: RandomSource) -> Pika:
+        options = cls.check_options(seats, options)
+        if not options["alert_seconds"] > 0:
+            raise IllegalAction("bad_option", "the Pika alert must last more than 0 seconds")
+        game = cls(seats, options, rng)
+        names = list(DECK)
+        rng.shuffle(names)
+        deck = [CODE[name] for name in names]  # deck[0] is drawn first
+        hands = game.hands
+        for index in range(HAND_SIZE * seats):
+            # pika.md: seven cards each, dealt one at a time.
+            hands[index % seats].append(deck[index])
+        rest = deck[HAND_SIZE * seats :]
+        while True:
+            flipped = rest.pop(0)
+            if IS_NUMBER[flipped]:
+                break
+            # pika.md: a first flip that is not a number card goes back into the pile at a random place.
+            rest.insert(1 + rng.randbelow(len(rest)), flipped)
+        game.discard.append(flipped)
+        game.colour = COLOUR_OF[flipped]
+        game.pile = rest[::-1]
+        # pika.md: the first player is drawn at random; play starts clockwise.
+        game.turn = rng.randbelow(seats)
+        return game
+
+    # ------------------------------------------------------------------ the contract
+
+    def acting_seats(self) -> list[int]:
+        return [] if self.over else [self.turn]
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def deadlines(self) -> list[Deadline]:
+        if not self.alerts or self.over:
+            return []
+        made = self._deadlines
+        out = []
+        for seat, number in self.alerts.items():
+            deadline = made.get(number)
+            if deadline is None:
+                deadline = made[number] = Deadline(
+                    key=f"pika-alert-{number}",
+                    seconds=self.alert_seconds,
+                    action={"type": "alert_expired", "seat": seat, "alert": number},
+                    seat=seat,
+                )
+            out.append(deadline)
+        return out
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.over:
+            return []
+        out: list[Action] = []
+        if seat == self.turn:
+            hand = self.hands[seat]
+            # pika.md: Pika may be called with the play that leaves one card: such plays come with a flagged twin.
+            plays = PLAYS_WITH_CALL if len(hand) == 2 else PLAYS
+            if self.drawn >= 0:
+                for template in plays[self.drawn]:
+                    out.append(template.copy())
+                out.append({"type": "keep"})
+            else:
+                top = self.discard[-1]
+                if self.stack:
+                    table = CHAINS_ON_WILD_FOUR[self.colour] if top == WILD_FOUR else CHAINS_ON_DRAW_TWO
+                else:
+                    table = MATCHING[top * 4 + self.colour]
+                seen = 0
+                for card in hand:
+                    if table[card] and not (seen >> card) & 1:
+                        seen |= 1 << card
+                        for template in plays[card]:
+                            out.append(template.copy())
+                out.append({"type": "take_stack"} if self.stack else {"type": "draw"})
+        if seat in self.alerts:
+            out.append({"type": "pika"})
+        return out
+
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        if self.over:
+            raise IllegalAction("game_over", "the round is over")
+        if not isinstance(action, dict):
+            raise IllegalAction("bad_action", "an action is an object with a type")
+        kind = action.get("type")
+        if seat is None:
+            if kind == "alert_expired":
+                return self._expire_alert(action)
+            raise IllegalAction("bad_action", f"the table sends only alert_expired, not {kind!r}")
+        if type(seat) is not int or not 0 <= seat < self.seat_count:
+            raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
+        if kind == "play":
+            move = self._parse_play(seat, action)
+            return self._play(seat, move)
+        if kind == "pika":
+            self._check_fields(action, ())
+            return self._call_pika(seat)
+        if kind == "reorder":
+            return self._reorder(seat, action)
+        if kind == "draw":
+            self._check_fields(action, ())
+            self._check_turn(seat)
+            if self.drawn >= 0:
+                raise IllegalAction("already_drew", "you drew already: play the card you drew or keep it")
+            if self.stack:
+                raise IllegalAction(
+                    "stack_pending", f"a stack of {self.stack} is pending: chain a stacking card or take the stack"
+                )
+            return self._draw(seat)
+        if kind == "keep":
+            self._check_fields(action, ())
+            self._check_turn(seat)
+            if self.drawn < 0:
+                raise IllegalAction("nothing_drawn", "keeping is only for a card you just drew")
+            return self._keep(seat)
+        if kind == "take_stack":
+            self._check_fields(action, ())
+            self._check_turn(seat)
+            if not self.stack:
+                raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
+            return self._take_stack(seat)
+        if kind == "alert_expired":
+            raise IllegalAction("system_only", "only the table closes a Pika alert")
+        raise IllegalAction("bad_action", f"unknown action type {kind!r}")
+
+    # ------------------------------------------------------------------ validation
+
+    @staticmethod
+    def _check_fields(action: Action, allowed: tuple[str, ...]) -> None:
+        for key in action:
+            if key != "type" and key not in allowed:
+                raise IllegalAction("bad_action", f"unexpected field {key!r}")
+
+    def _check_turn(self, seat: int) -> None:
+        if seat != self.turn:
+            raise IllegalAction("not_your_turn", f"it is seat {self.turn}'s turn")
+
+    def _parse_play(self, seat: int, action: Action) -> int:
+        """The move int for a play action, fully validated (nothing is changed)."""
+        if len(action) > 2:
+            self._check_fields(action, ("card", "colour", "pika"))
+        name = action.get("card")
+        card = CODE.get(name) if isinstance(name, str) else None
+        if card is None:
+            raise IllegalAction("bad_action", f"there is no card called {name!r}")
+        colour_name = action.get("colour")
+        flag = action.get("pika", False)
+        if type(flag) is not bool:
+            raise IllegalAction("bad_action", "pika must be true or false")
+        if seat != self.turn:
+            raise IllegalAction("not_your_turn", f"it is seat {self.turn}'s turn")
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction("card_not_held", f"you do not hold a {name}")
+        move = card
+        if card >= 52:
+            if colour_name is None:
+                # pika.md: the player of a Joker or +4 chooses the colour in play.
+                raise IllegalAction("colour_needed", f"a {name} needs a colour: red, yellow, green or blue")
+            colour = COLOUR_INDEX.get(colour_name) if isinstance(colour_name, str) else None
+            if colour is None:
+                raise IllegalAction("bad_action", f"{colour_name!r} is not a colour: red, yellow, green or blue")
+            move += COLOUR_STEP * colour
+        elif colour_name is not None:
+            raise IllegalAction("colour_not_allowed", f"only a Joker or a +4 chooses the colour, not a {name}")
+        drawn = self.drawn
+        if drawn >= 0 and card != drawn:
+            # pika.md: a drawn playable card may be played at once (that card only).
+            raise IllegalAction("only_drawn_card", f"after drawing you may only play the {NAMES[drawn]} or keep it")
+        top = self.discard[-1]
+        if self.stack:
+            table = CHAINS_ON_WILD_FOUR[self.colour] if top == WILD_FOUR else CHAINS_ON_DRAW_TWO
+            if not table[card]:
+                raise IllegalAction(
+                    "card_not_playable",
+                    f"a stack of {self.stack} is pending: only {describe_chain(top, self.colour)} may chain, "
+                    "or take the stack",
+                )
+        elif not MATCHING[top * 4 + self.colour][card]:
+            raise IllegalAction(
+                "card_not_playable", f"a {name} does not match the {NAMES[top]} in {COLOURS[self.colour]}"
+            )
+        if flag:
+            if len(hand) != 2:
+                raise IllegalAction("no_pika_to_call", "Pika is called with the play that leaves you one card")
+            move += PIKA_FLAG
+        return move
+
+    # ------------------------------------------------------------------ moves
+
+    def _draw_from_pile(self, count: int, events: list[Event]) -> list[int]:
+        """Up to `count` cards from the pile, reshuffling the discard (top kept) when it runs out."""
+        pile = self.pile
+        if len(pile) >= count:
+            if count == 1:
+                return [pile.pop()]
+            taken = pile[-count:]
+            del pile[-count:]
+            taken.reverse()
+            return taken
+        taken = []
+        while len(taken) < count:
+            if not pile:
+                # pika.md: draw pile empty: the discard pile except its top card is shuffled into a new pile.
+                if not self._reshuffle(events):
+                    break  # pika.md: if cards are still missing, the player draws what there is
+                pile = self.pile
+            taken.append(pile.pop())
+        return taken
+
+    def _reshuffle(self, events: list[Event]) -> bool:
+        discard = self.discard
+        if len(discard) < 2:
+            return False
+        names = [NAMES[card] for card in discard[:-1]]
+        self.rng.shuffle(names)
+        self.pile = [CODE[name] for name in reversed(names)]
+        self.discard = [discard[-1]]
+        events.append(Event("reshuffle", {"cards": len(names)}))
+        return True
+
+    def _hand_changed(self, seat: int) -> None:
+        # pika.md: the alert is cancelled if the hand stops being exactly one card.
+        if len(self.hands[seat]) != 1:
+            if seat in self.alerts:
+                del self.alerts[seat]
+            self.called[seat] = False
+
+    def _next_seat(self, skip: int = 1) -> int:
+        return (self.turn + skip * self.step) % self.seat_count
+
+    def _play(self, seat: int, move: int) -> list[Event]:
+        card = move & 63
+        hand = self.hands[seat]
+        if self.drawn >= 0:
+            # The drawn card went to the right end; take the rightmost copy (identical cards are interchangeable).
+            del hand[len(hand) - 1 - hand[::-1].index(card)]
+            self.drawn = -1
+        else:
+            hand.remove(card)
+        self.discard.append(card)
+        self.idle_turns = 0
+        groups = self.passed[seat]
+        if groups:
+            if len(groups) == 1:  # the common case of _note_play, inline
+                group = groups[0]
+                if (group[1] >> card) & 1:
+                    if group[0] > len(hand):
+                        groups.clear()
+                else:
+                    group[0] -= 1
+                    if not group[0]:
+                        groups.clear()
+            else:
+                self._note_play(seat, card)
+        if card >= 52:
+            colour = (move >> 6) & 3
+        else:
+            colour = COLOUR_OF[card]
+        self.colour = colour
+        left = len(hand)
+        public: dict[str, Any] = {"seat": seat, "card": NAMES[card], "colour": COLOURS[colour], "cards_left": left}
+        events = [Event("play", public)]
+        value = STACK_VALUE[card]
+        if left == 1:
+            if move & PIKA_FLAG:
+                public["pika"] = True
+                self.called[seat] = True
+            else:
+                # pika.md: down to exactly one card, an alert opens for that player.
+                self.alert_serial += 1
+                self.alerts[seat] = self.alert_serial
+                events.append(
+                    Event("pika_alert", {"seat": seat, "alert": self.alert_serial, "seconds": self.alert_seconds})
+                )
+        elif left == 0:
+            self._hand_changed(seat)
+            if not value:
+                # pika.md: a player who plays their last card wins, and the round ends at once.
+                self._end(END_WENT_OUT, events)
+                return events
+        if value:
+            self.stack += value
+            public["stack"] = self.stack
+            self.turn = self._next_seat()
+        else:
+            rank = RANK_OF[card]
+            if rank == SKIP or (rank == REVERSE and self.seat_count == 2):
+                # pika.md: Skip: the next player loses their turn; with 2 players a Reverse acts as a Skip.
+                public["skipped"] = self._next_seat()
+                self.turn = self._next_seat(2)
+            elif rank == REVERSE:
+                self.step = -self.step
+                public["direction"] = "clockwise" if self.step == 1 else "counterclockwise"
+                self.turn = self._next_seat()
+            else:
+                self.turn = (self.turn + self.step) % self.seat_count
+        return events
+
+    def _note_pass(self, seat: int, kinds: int) -> None:
+        # Public deduction: a player who draws or takes a stack instead of playing most likely holds none of the
+        # playable `kinds` (pika.md allows passing with a playable card; then a later play shows it and the notes
+        # are dropped). Bots may use it (they remember nothing themselves); it reveals nothing hidden.
+        groups = self.passed[seat]
+        held = len(self.hands[seat])
+        if not groups:
+            if held:
+                groups.append([held, kinds])
+            return
+        for group in groups:
+            group[1] |= kinds  # cards that avoided older kinds avoid these too
+        groups.append([held, kinds])
+        self._prune_notes(groups)
+
+    def _note_play(self, seat: int, card: int) -> None:
+        groups = self.passed[seat]
+        left = len(self.hands[seat])
+        redundant = False
+        previous = 0
+        for group in groups:
+            if (group[1] >> card) & 1:
+                if group[0] > left:
+                    groups.clear()  # it passed holding a playable card (allowed): the deductions were wrong
+                    return
+            else:
+                group[0] -= 1  # the card may have been one of these
+            redundant = redundant or group[0] <= previous
+            previous = group[0]
+        if redundant:
+            self._prune_notes(groups)
+
+    @staticmethod
+    def _prune_notes(groups: list[list[int]]) -> None:
+        # Groups are nested (older ones avoid more kinds); a group no bigger than an older one says nothing new.
+        kept: list[list[int]] = []
+        for group in groups:
+            if group[0] > 0 and (not kept or group[0] > kept[-1][0]):
+                kept.append(group)
+        del kept[:-NOTE_GROUPS]
+        groups[:] = kept
+
+    def _draw(self, seat: int) -> list[Event]:
+        kinds = MATCHING_MASK[self.discard[-1] * 4 + self.colour]
+        self._note_pass(seat, kinds)
+        events: list[Event] = []
+        drawn = self._draw_from_pile(1, events)
+        if not drawn:
+            # pika.md: if there is still nothing to draw, drawing passes the turn.
+            events.append(Event("draw", {"seat": seat, "count": 0}))
+            self.idle_turns += 1
+            if not self._stalemate(events):
+                self.turn = self._next_seat()
+            return events
+        card = drawn[0]
+        hand = self.hands[seat]
+        hand.append(card)  # pika.md: new cards go to the right end
+        self._hand_changed(seat)
+        self.idle_turns = 0
+        top = self.discard[-1]
+        playable = bool(MATCHING[top * 4 + self.colour][card])
+        # pika.md: a playable drawn card may be played at once; otherwise the turn passes.
+        events.append(Event("draw", {"seat": seat, "count": 1}, {seat: {"card": NAMES[card], "playable": playable}}))
+        if playable:
+            self.drawn = card
+        else:
+            groups = self.passed[seat]
+            if groups and groups[-1][1] == kinds:
+                groups[-1][0] += 1  # the turn passing shows everyone the drawn card could not be played
+            self.turn = self._next_seat()
+        return events
+
+    def _keep(self, seat: int) -> list[Event]:
+        self.drawn = -1
+        self.turn = self._next_seat()
+        return [Event("keep", {"seat": seat})]
+
+    def _take_stack(self, seat: int) -> list[Event]:
+        top = self.discard[-1]
+        self._note_pass(seat, CHAINS_ON_WILD_FOUR_MASK[self.colour] if top == WILD_FOUR else CHAINS_ON_DRAW_TWO_MASK)
+        events: list[Event] = []
+        amount = self.stack
+        taken = self._draw_from_pile(amount, events)
+        self.stack = 0
+        self.hands[seat].extend(taken)
+        self._hand_changed(seat)
+        events.append(
+            Event(
+                "take_stack",
+                {"seat": seat, "stack": amount, "count": len(taken)},
+                {seat: {"cards": [NAMES[card] for card in taken]}},
+            )
+        )
+        # pika.md: the round ends when a stack is taken while someone holds no cards (the taker takes it anyway).
+        if any(not hand for hand in self.hands):
+            self._end(END_STACK_TAKEN, events)
+            return events
+        if taken:
+            self.idle_turns = 0
+        else:
+            self.idle_turns += 1
+            if self._stalemate(events):
+                return events
+        self.turn = self._next_seat()
+        return events
+
+    def _stalemate(self, events: list[Event]) -> bool:
+        # pika.md: a whole table of turns in a row with nothing to draw and no card played ends the round.
+        if self.idle_turns >= self.seat_count:
+            self._end(END_STALEMATE, events)
+            return True
+        return False
+
+    def _call_pika(self, seat: int) -> list[Event]:
+        if seat not in self.alerts:
+            if self.alerts:
+                # pika.md: nobody else can call Pika for or against you.
+                raise IllegalAction("not_your_pika", "only the player on one card calls Pika, for themselves")
+            raise IllegalAction("no_pika_to_call", "you have no Pika alert open")
+        del self.alerts[seat]
+        self.called[seat] = True
+        return [Event("pika", {"seat": seat})]
+
+    def _expire_alert(self, action: Action) -> list[Event]:
+        seat = action.get("seat")
+        number = action.get("alert")
+        if type(seat) is not int or type(number) is not int:
+            raise IllegalAction("bad_action", "alert_expired needs a seat and an alert number")
+        if self.alerts.get(seat) != number:
+            raise IllegalAction("alert_closed", f"alert {number} of seat {seat} is not open")
+        del self.alerts[seat]
+        events: list[Event] = []
+        # pika.md: no call before the alert closes: 2 penalty cards.
+        taken = self._draw_from_pile(PENALTY, events)
+        self.hands[seat].extend(taken)
+        self._hand_changed(seat)
+        events.append(
+            Event("penalty", {"seat": seat, "count": len(taken)}, {seat: {"cards": [NAMES[card] for card in taken]}})
+        )
+        return events
+
+    def _reorder(self, seat: int, action: Action) -> list[Event]:
+        self._check_fields(action, ("hand",))
+        order = action.get("hand")
+        if not isinstance(order, list) or not all(isinstance(name, str) and name in CODE for name in order):
+            raise IllegalAction("bad_action", "reorder needs the list of your cards by name")
+        codes = [CODE[name] for name in order]
+        if sorted(codes) != sorted(self.hands[seat]):
+            raise IllegalAction("bad_hand_order", "a new order must hold exactly the cards in your hand")
+        # pika.md: each player's own order is kept; it never changes whose turn it is.
+        self.hands[seat] = codes
+        return [Event("hand_reordered", {"seat": seat}, {seat: {"hand": list(order)}})]
+
+    def _end(self, reason: str, events: list[Event]) -> None:
+        self.over = True
+        self.end_reason = reason
+        self.drawn = -1
+        self.alerts.clear()  # pika.md: alerts are cancelled when the round ends
+        self._outcome = self._make_outcome()
+        events.append(
+            Event(
+                "round_end",
+                {"reason": reason, "placings": list(self._outcome.placings), "cards_left": list(self._outcome.scores)},
+            )
+        )
+
+    def _make_outcome(self) -> Outcome:
+        left = [len(hand) for hand in self.hands]
+        # pika.md: ranked by cards left, fewest first; equal count, equal place (1, 2, 2, 4).
+        placings = competition_ranking(left, higher_is_better=False)
+        return Outcome(placings=placings, scores=left, summary={"reason": self.end_reason, "cards_left": left})
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> View:
+        top = self.discard[-1]
+        discard_cards: dict[str, int] = {}
+        for card in sorted(self.discard):
+            name = NAMES[card]
+            discard_cards[name] = discard_cards.get(name, 0) + 1
+        stack = None
+        if self.stack:
+            chains = CHAINS_ON_WILD_FOUR[self.colour] if top == WILD_FOUR else CHAINS_ON_DRAW_TWO
+            stack = {
+                "amount": self.stack,
+                "may_chain": describe_chain(top, self.colour),
+                "chain_cards": [NAMES[card] for card in range(KINDS) if chains[card]],
+            }
+        view: View = {
+            "game": "pika",
+            "seat": seat,
+            "seats": self.seat_count,
+            "to_act": self.acting_seats(),
+            "turn": None if self.over else self.turn,
+            "direction": "clockwise" if self.step == 1 else "counterclockwise",
+            "hand_counts": [len(hand) for hand in self.hands],
+            "discard_top": NAMES[top],
+            "colour": COLOURS[self.colour],
+            "stack": stack,
+            "draw_pile": len(self.pile),
+            "discard_size": len(self.discard),
+            "discard_cards": discard_cards,  # every card in the discard pile was played face up
+            "deciding_drawn_card": self.drawn >= 0,  # the player to act drew a playable card
+            "alerts": [{"seat": alerted, "may_call": alerted == seat} for alerted in self.alerts],
+            "alert_seconds": self.alert_seconds,
+            "called_pika": [s for s in range(self.seat_count) if self.called[s]],
+            "idle_turns": self.idle_turns,
+            # Per seat: at least `cards` of its cards were held when it last drew or took a stack instead of
+            # playing one of `kinds` (public: deduced from what everyone saw; a player may pass holding one).
+            "passed": [
+                [
+                    {"cards": cards, "kinds": [NAMES[card] for card in range(KINDS) if (kinds >> card) & 1]}
+                    for cards, kinds in groups
+                ]
+                for groups in self.passed
+            ],
+            "over": self.over,
+            "end": self.end_reason,
+            "placings": list(self._outcome.placings) if self._outcome else None,
+        }
+        if seat is not None:
+            view["hand"] = [NAMES[card] for card in self.hands[seat]]
+            view["drawn_card"] = NAMES[self.drawn] if self.drawn >= 0 and seat == self.turn else None
+        return view
+
+    # ------------------------------------------------------------------ serialisation
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "game": "pika",
+            "seats": self.seat_count,
+            "options": dict(self.options),
+            "hands": [[NAMES[card] for card in hand] for hand in self.hands],
+            "pile": [NAMES[card] for card in reversed(self.pile)],  # next card first
+            "discard": [NAMES[card] for card in self.discard],  # top last
+            "colour": COLOURS[self.colour],
+            "direction": self.step,
+            "turn": self.turn,
+            "stack": self.stack,
+            "drawn": NAMES[self.drawn] if self.drawn >= 0 else None,
+            "idle_turns": self.idle_turns,
+            "alerts": [[seat, number] for seat, number in self.alerts.items()],
+            "called": list(self.called),
+            "alert_serial": self.alert_serial,
+            "passed": [
+                [[cards, [NAMES[card] for card in range(KINDS) if (kinds >> card) & 1]] for cards, kinds in groups]
+                for groups in self.passed
+            ],
+            "over": self.over,
+            "end": self.end_reason,
+            "rng": self.rng.to_state(),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Pika:
+        game = cls(state["seats"], dict(state["options"]), random_from_state(state["rng"]))
+        game.hands = [[CODE[name] for name in hand] for hand in state["hands"]]
+        game.pile = [CODE[name] for name in reversed(state["pile"])]
+        game.discard = [CODE[name] for name in state["discard"]]
+        game.colour = COLOUR_INDEX[state["colour"]]
+        game.step = state["direction"]
+        game.turn = state["turn"]
+        game.stack = state["stack"]
+        game.drawn = CODE[state["drawn"]] if state["drawn"] is not None else -1
+        game.idle_turns = state["idle_turns"]
+        game.alerts = {seat: number for seat, number in state["alerts"]}
+        game.called = list(state["called"])
+        game.alert_serial = state["alert_serial"]
+        game.passed = [
+            [[cards, sum(1 << CODE[name] for name in set(kinds))] for cards, kinds in groups]
+            for groups in state["passed"]
+        ]
+        game.over = state["over"]
+        game.end_reason = state["end"]
+        if game.over:
+            game._outcome = game._make_outcome()
+        return game
+
+    # ------------------------------------------------------------------ invariants
+
+    def check_invariants(self) -> list[str]:
+        problems: list[str] = []
+        counts = [0] * KINDS
+        for part in (*self.hands, self.pile, self.discard):
+            for card in part:
+                counts[card] += 1
+        total = sum(counts)
+        if total != len(DECK):
+            problems.append(f"{total} cards are accounted for instead of {len(DECK)}")
+        elif tuple(counts) != DECK_COUNTS:
+            wrong = [NAMES[c] for c in range(KINDS) if counts[c] != DECK_COUNTS[c]]
+            problems.append(f"the cards are not the deck's: wrong counts of {', '.join(wrong)}")
+        if not self.discard:
+            problems.append("the discard pile is empty")
+            return problems
+        top = self.discard[-1]
+        if top < 52 and COLOUR_OF[top] != self.colour:
+            problems.append(f"the colour in play is {COLOURS[self.colour]} on a {NAMES[top]}")
+        if self.stack and not STACK_VALUE[top]:
+            problems.append(f"a stack of {self.stack} is pending on a {NAMES[top]}")
+        if not 0 <= self.turn < self.seat_count:
+            problems.append(f"the turn is seat {self.turn}")
+        if self.drawn >= 0 and (self.drawn not in self.hands[self.turn] or self.stack):
+            problems.append("a drawn card is pending that the player does not hold, or during a stack")
+        for seat in self.alerts:
+            if len(self.hands[seat]) != 1:
+                problems.append(f"seat {seat} has an alert open with {len(self.hands[seat])} cards")
+        if self.over:
+            if self._outcome is None or self.alerts:
+                problems.append("the round is over without an outcome, or with an alert open")
+        else:
+            if any(not hand for hand in self.hands) and not self.stack:
+                problems.append("a player holds no cards but the round goes on without a stack pending")
+            if self.idle_turns >= self.seat_count:
+                problems.append("a whole table of idle turns passed but the round goes on")
+            if not self.legal_actions(self.turn):
+                problems.append(f"seat {self.turn} must act but has no legal action")
+        for seat in range(self.seat_count):
+            view = self.view(seat)
+            if sorted(view["hand"]) != sorted(NAMES[card] for card in self.hands[seat]):
+                problems.append(f"seat {seat}'s view does not show its hand")
+            if view["hand_counts"] != [len(hand) for hand in self.hands] or view["draw_pile"] != len(self.pile):
+                problems.append(f"seat {seat}'s view miscounts the cards")
+        if "hand" in self.view(None):
+            problems.append("the spectator's view shows a hand")
+        return problems
