@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response, status
 
+from app.accounts.levels import xp_for_level
 from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
 from app.accounts.service import Profile
 from app.core.security import SESSION_COOKIE
@@ -18,7 +19,7 @@ async def register(body: RegisterIn, request: Request, response: Response, sessi
                    runtime: RuntimeDep) -> MeOut:
     user, token = await runtime.accounts.register(session, body.username, body.password)
     _set_session_cookie(response, request, runtime, token)
-    return _me(await runtime.accounts.profile(session, user))
+    return _me(await runtime.accounts.profile(session, user), runtime)
 
 
 @router.post("/auth/login", response_model=MeOut)
@@ -27,7 +28,7 @@ async def login(body: LoginIn, request: Request, response: Response, session: Db
     address = request.client.host if request.client else None
     user, token = await runtime.accounts.login(session, body.username, body.password, address)
     _set_session_cookie(response, request, runtime, token)
-    return _me(await runtime.accounts.profile(session, user))
+    return _me(await runtime.accounts.profile(session, user), runtime)
 
 
 @router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
@@ -48,11 +49,13 @@ async def logout_all(auth: CurrentUser, request: Request, response: Response, se
 
 @router.get("/me", response_model=MeOut)
 async def me(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> MeOut:
-    return _me(await runtime.accounts.profile(session, auth.user))
+    return _me(await runtime.accounts.profile(session, auth.user), runtime)
 
 
-def _me(profile: Profile) -> MeOut:
-    return MeOut(id=profile.id, username=profile.username, coins=profile.coins, xp=profile.xp, level=profile.level)
+def _me(profile: Profile, runtime: Runtime) -> MeOut:
+    step = runtime.settings.level_xp_step
+    return MeOut(id=profile.id, username=profile.username, coins=profile.coins, xp=profile.xp, level=profile.level,
+                 level_xp=xp_for_level(profile.level, step), next_level_xp=xp_for_level(profile.level + 1, step))
 
 
 def _set_session_cookie(response: Response, request: Request, runtime: Runtime, token: str) -> None:

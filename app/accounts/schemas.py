@@ -62,6 +62,8 @@ class MeOut(BaseModel):
     coins: int
     xp: int
     level: int
+    level_xp: int  # the XP at which the current level began (the client's XP bar starts here)
+    next_level_xp: int  # the XP that reaches the next level
 
 
 class LogoutAllOut(BaseModel):

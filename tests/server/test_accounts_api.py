@@ -34,7 +34,8 @@ def error_of(response) -> dict:
 async def test_register_logs_in_and_starts_with_1000_coins_as_a_ledger_entry(harness: Harness):
     response = await harness.client.post("/api/auth/register", json={"username": "Ada_99", "password": PASSWORD})
     assert response.status_code == 201, response.text
-    assert response.json() == {"id": response.json()["id"], "username": "Ada_99", "coins": 1000, "xp": 0, "level": 1}
+    assert response.json() == {"id": response.json()["id"], "username": "Ada_99", "coins": 1000, "xp": 0, "level": 1,
+                               "level_xp": 0, "next_level_xp": 100}
     cookie = response.headers["set-cookie"]
     assert cookie.startswith(f"{SESSION_COOKIE}=")
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
@@ -201,11 +202,13 @@ async def test_the_same_check_authenticates_a_raw_token(harness: Harness):
 
 async def test_me_reports_the_level_of_platform_md(harness: Harness):
     ada = await harness.user("ada")
-    for xp, level in [(0, 1), (99, 1), (100, 2), (299, 2), (300, 3), (600, 4)]:
+    for xp, level, start, end in [(0, 1, 0, 100), (99, 1, 0, 100), (100, 2, 100, 300), (299, 2, 100, 300),
+                                  (300, 3, 300, 600), (600, 4, 600, 1000)]:
         async with harness.runtime.transaction() as session:
             await session.execute(update(User).values(xp=xp))
         assert (await ada.get("/api/me")).json() | {"id": 0} == {
-            "id": 0, "username": "ada", "coins": 1000, "xp": xp, "level": level}
+            "id": 0, "username": "ada", "coins": 1000, "xp": xp, "level": level, "level_xp": start,
+            "next_level_xp": end}
 
 
 async def test_failed_logins_are_limited_per_username(harness: Harness):

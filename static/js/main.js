@@ -1,0 +1,132 @@
+// The app: header, banners and the screen the address names.
+import { html, render, useEffect } from './lib.js';
+import { go, useRoute } from './router.js';
+import { acceptInvitation, boot, declineInvitation, logOut } from './session.js';
+import { socket } from './socket.js';
+import { dismissToast, setStore, useStore } from './state.js';
+import { ActionButton, coins } from './ui.js';
+import { AuthScreen } from './screens/auth.js';
+import { FriendsScreen } from './screens/friends.js';
+import { HistoryScreen } from './screens/history.js';
+import { LobbyScreen } from './screens/lobby.js';
+import { ResultsScreen } from './screens/results.js';
+import { RoomScreen } from './screens/room.js';
+import { SetupScreen } from './screens/setup.js';
+import { TableScreen } from './screens/table.js';
+import { WalletScreen } from './screens/wallet.js';
+
+const NAV = [
+  ['lobby', '#/lobby', 'Play'],
+  ['friends', '#/friends', 'Friends'],
+  ['games', '#/games', 'My games'],
+  ['wallet', '#/wallet', 'Wallet'],
+];
+
+function Header({ me, route }) {
+  return html`<header class="topbar">
+    <a class="skip" href="#main" onClick=${(e) => {
+      e.preventDefault();
+      document.getElementById('page-title')?.focus();
+    }}>Skip to content</a>
+    <div class="topbar-row">
+      <a class="brand" href="#/lobby"><span class="brand-mark" aria-hidden="true"></span>Tablestakes</a>
+      ${me && html`<div class="me-chip" aria-label=${`${me.username}: ${coins(me.coins)}, level ${me.level}`}>
+        <span class="me-name">${me.username}</span>
+        <span class="chip chip-coins" title="Coins"><span aria-hidden="true">●</span> ${coins(me.coins)}</span>
+        <span class="chip chip-level">Lv ${me.level}</span>
+      </div>`}
+    </div>
+    ${me && html`<nav class="nav" aria-label="Main">
+      ${NAV.map(([name, href, label]) => html`<a href=${href} class=${route.name === name ? 'current' : ''}
+        aria-current=${route.name === name ? 'page' : undefined}>${label}</a>`)}
+      <button type="button" class="nav-logout" onClick=${() => logOut()}>Log out</button>
+    </nav>`}
+  </header>`;
+}
+
+function ConnectionBanner({ state }) {
+  if (!state.me) return null;
+  if (state.connection === 'reconnecting') {
+    return html`<div class="banner banner-warning" role="status">
+      <span><strong>Connection lost.</strong> ${state.retryIn > 0 ? `Reconnecting in ${state.retryIn} s…` : 'Reconnecting…'}${' '}
+        Your seats are kept; a bot covers your turns if it takes long.</span>
+      <button type="button" class="btn btn-small" onClick=${() => socket.retryNow()}>Reconnect now</button>
+    </div>`;
+  }
+  if (state.connection === 'closed') {
+    return html`<div class="banner banner-error" role="alert">
+      <span>The server refused this page's live connection. Reload the page to try again.</span>
+      <button type="button" class="btn btn-small" onClick=${() => location.reload()}>Reload</button>
+    </div>`;
+  }
+  return null;
+}
+
+function InvitationTray({ invitations }) {
+  if (!invitations || !invitations.length) return null;
+  const hide = (id) => setStore({ trayInvitations: invitations.filter((i) => i.id !== id) });
+  return html`<div class="tray" role="region" aria-label="New invitations">
+    ${invitations.map((inv) => html`<div class="tray-item" key=${inv.id}>
+      <p><strong>${inv.from}</strong> invites you to play <strong>${inv.title}</strong>${' '}
+        (${inv.taken} of ${inv.seats} seats taken).</p>
+      <div class="row">
+        <${ActionButton} class="btn btn-primary btn-small" onAction=${() => acceptInvitation(inv)}>Accept<//>
+        <${ActionButton} class="btn btn-small" onAction=${() => declineInvitation(inv)}>Decline<//>
+        <button type="button" class="btn btn-ghost btn-small" onClick=${() => hide(inv.id)}>Later</button>
+      </div>
+    </div>`)}
+  </div>`;
+}
+
+function Toasts({ toasts }) {
+  return html`<div class="toasts" role="status" aria-live="polite">
+    ${toasts.map((t) => html`<div class=${`toast toast-${t.kind}`} key=${t.id}>
+      <span>${t.text}</span>
+      <button type="button" class="toast-close" aria-label="Dismiss" onClick=${() => dismissToast(t.id)}>×</button>
+    </div>`)}
+  </div>`;
+}
+
+const SCREENS = {
+  lobby: LobbyScreen,
+  setup: SetupScreen,
+  friends: FriendsScreen,
+  room: RoomScreen,
+  table: TableScreen,
+  results: ResultsScreen,
+  wallet: WalletScreen,
+  games: HistoryScreen,
+};
+
+function Missing() {
+  return html`<section class="page"><h1 id="page-title" tabindex="-1">Nothing here</h1>
+    <p>That address is not a Tablestakes screen. <a href="#/lobby">Go to the lobby</a>.</p></section>`;
+}
+
+function App() {
+  const state = useStore();
+  const route = useRoute();
+  const me = state.me;
+  useEffect(() => {
+    if (me && (route.name === 'login' || route.name === 'signup')) go('/lobby');
+  }, [me, route.name]);
+  let screen;
+  if (!me) screen = html`<${AuthScreen} mode=${route.name === 'signup' ? 'signup' : 'login'} />`;
+  else if (route.name === 'login' || route.name === 'signup') screen = null;
+  else {
+    const Screen = SCREENS[route.name] || Missing;
+    screen = html`<${Screen} key=${route.path} params=${route.params} me=${me} />`;
+  }
+  return html`
+    <${Header} me=${me} route=${route} />
+    <${ConnectionBanner} state=${state} />
+    <${InvitationTray} invitations=${me && route.name !== 'lobby' ? state.trayInvitations : []} />
+    <main id="main">${screen}</main>
+    <${Toasts} toasts=${state.toasts} />`;
+}
+
+boot().finally(() => {
+  const root = document.getElementById('app');
+  root.textContent = '';
+  render(html`<${App} />`, root);
+});

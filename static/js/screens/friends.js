@@ -1,0 +1,149 @@
+// Friends: add by username, requests both ways, online status, invite to a room, remove and block.
+import { del, get, post, put } from '../api.js';
+import { html, useEffect, useState } from '../lib.js';
+import { go } from '../router.js';
+import { toast } from '../state.js';
+import { ActionButton, ErrorNote, Loading, Page, useLoad } from '../ui.js';
+
+const PRESENCE_POLL_MS = 10000;
+
+function AddFriend({ onDone }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (event) => {
+    event.preventDefault();
+    const username = name.trim();
+    if (!username) {
+      setError('Enter a username.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setNote('');
+    try {
+      const answer = await post('/api/friends/requests', { username });
+      setNote(answer.status === 'friends' ? `You and ${username} are now friends.` : `Request sent to ${username}.`);
+      setName('');
+      onDone();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="card form inline-form" onSubmit=${submit}>
+    <div class="field">
+      <label for="friend-name">Add a friend by username</label>
+      <div class="row nowrap">
+        <input id="friend-name" value=${name} maxlength="40" autocomplete="off" placeholder="username"
+          onInput=${(e) => setName(e.currentTarget.value)} />
+        <button type="submit" class="btn btn-primary" disabled=${busy}>Send request</button>
+      </div>
+    </div>
+    ${note && html`<p class="ok-note" role="status">${note}</p>`}
+    <${ErrorNote} error=${error} />
+  </form>`;
+}
+
+function Presence({ online }) {
+  return online
+    ? html`<span class="presence on"><span class="dot" aria-hidden="true"></span>online</span>`
+    : html`<span class="presence off"><span class="dot" aria-hidden="true"></span>offline</span>`;
+}
+
+function FriendRow({ person, hostedRoom, reload }) {
+  const [confirm, setConfirm] = useState(null); // 'remove' | 'block'
+  const name = person.username;
+  const invite = async () => {
+    if (hostedRoom) {
+      await post(`/api/rooms/${hostedRoom.id}/invitations`, { username: name });
+      toast(`${name} is invited to your ${hostedRoom.title} room.`, 'success');
+      go(`/room/${hostedRoom.id}`);
+    } else {
+      go(`/new/pika/friends?invite=${encodeURIComponent(name)}`);
+    }
+  };
+  return html`<li class="list-row friend">
+    <span class="friend-name"><strong>${name}</strong> <${Presence} online=${person.online} /></span>
+    ${confirm
+      ? html`<span class="row confirm" role="group" aria-label=${`Confirm ${confirm}`}>
+          <span>${confirm === 'block' ? `Block ${name}?` : `Remove ${name}?`}</span>
+          <${ActionButton} class="btn btn-danger btn-small" onAction=${async () => {
+            if (confirm === 'block') await put(`/api/friends/blocks/${encodeURIComponent(name)}`);
+            else await del(`/api/friends/${encodeURIComponent(name)}`);
+            reload();
+          }}>Yes, ${confirm}<//>
+          <button type="button" class="btn btn-small" onClick=${() => setConfirm(null)}>No</button>
+        </span>`
+      : html`<span class="row">
+          <${ActionButton} class="btn btn-primary btn-small" onAction=${invite}
+            label=${hostedRoom ? `Invite ${name} to your room` : `Invite ${name} to a new room`}>
+            ${hostedRoom ? 'Invite to room' : 'Invite to play'}<//>
+          <button type="button" class="btn btn-small" onClick=${() => setConfirm('remove')}
+            aria-label=${`Remove ${name}`}>Remove</button>
+          <button type="button" class="btn btn-small" onClick=${() => setConfirm('block')}
+            aria-label=${`Block ${name}`}>Block</button>
+        </span>`}
+  </li>`;
+}
+
+function Section({ title, id, empty, children, count }) {
+  return html`<section class="card" aria-labelledby=${id}>
+    <h2 id=${id}>${title}${count ? html` <span class="count">${count}</span>` : ''}</h2>
+    ${count ? html`<ul class="list">${children}</ul>` : html`<p class="muted">${empty}</p>`}
+  </section>`;
+}
+
+export function FriendsScreen({ me }) {
+  const lists = useLoad(() => get('/api/friends'));
+  const rooms = useLoad(() => get('/api/rooms'));
+  useEffect(() => {
+    const timer = setInterval(() => lists.reload(), PRESENCE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [lists.reload]);
+  const data = lists.data;
+  const reload = () => lists.reload();
+  const hostedRoom = (rooms.data?.rooms || []).find(
+    (room) => room.host_id === me.id && room.status === 'open' && room.seats.some((seat) => seat === null),
+  );
+  const name = (p) => encodeURIComponent(p.username);
+  return html`<${Page} title="Friends">
+    <${AddFriend} onDone=${reload} />
+    ${lists.loading && !data && html`<${Loading} what="Loading your friends" />`}
+    <${ErrorNote} error=${lists.error} />
+    ${data && html`
+      ${data.incoming.length > 0 && html`<${Section} title="Requests to you" id="incoming" count=${data.incoming.length}>
+        ${data.incoming.map((p) => html`<li class="list-row" key=${p.username}>
+          <strong>${p.username}</strong>
+          <span class="row">
+            <${ActionButton} class="btn btn-primary btn-small" label=${`Accept ${p.username}`}
+              onAction=${async () => { await post(`/api/friends/requests/${name(p)}/accept`); reload(); }}>Accept<//>
+            <${ActionButton} class="btn btn-small" label=${`Decline ${p.username}`}
+              onAction=${async () => { await post(`/api/friends/requests/${name(p)}/decline`); reload(); }}>Decline<//>
+          </span>
+        </li>`)}
+      <//>`}
+      <${Section} title="Your friends" id="friends" count=${data.friends.length}
+        empty="No friends yet: add someone by their username above.">
+        ${data.friends.map((p) => html`<${FriendRow} key=${p.username} person=${p} hostedRoom=${hostedRoom}
+          reload=${reload} />`)}
+      <//>
+      ${data.outgoing.length > 0 && html`<${Section} title="Requests you sent" id="outgoing" count=${data.outgoing.length}>
+        ${data.outgoing.map((p) => html`<li class="list-row" key=${p.username}>
+          <span><strong>${p.username}</strong> <span class="muted">waiting for an answer</span></span>
+          <${ActionButton} class="btn btn-small" label=${`Cancel the request to ${p.username}`}
+            onAction=${async () => { await del(`/api/friends/requests/${name(p)}`); reload(); }}>Cancel<//>
+        </li>`)}
+      <//>`}
+      ${data.blocked.length > 0 && html`<${Section} title="Blocked" id="blocked" count=${data.blocked.length}>
+        ${data.blocked.map((p) => html`<li class="list-row" key=${p.username}>
+          <strong>${p.username}</strong>
+          <${ActionButton} class="btn btn-small" label=${`Unblock ${p.username}`}
+            onAction=${async () => { await del(`/api/friends/blocks/${name(p)}`); reload(); }}>Unblock<//>
+        </li>`)}
+      <//>`}
+    `}
+  <//>`;
+}

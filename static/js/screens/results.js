@@ -1,0 +1,67 @@
+// The results of one finished game: placings, scores, coins and XP earned (GET /api/games/{id}).
+import { get } from '../api.js';
+import { gameModule } from '../games/index.js';
+import { html, useEffect } from '../lib.js';
+import { refreshMe } from '../session.js';
+import { ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useLoad, when, XpBar } from '../ui.js';
+
+const MEDALS = { 1: 'gold', 2: 'silver', 3: 'bronze' };
+
+export function ResultsScreen({ params, me }) {
+  const record = useLoad(() => get(`/api/games/${params.id}`), [params.id]);
+  useEffect(() => {
+    refreshMe();
+  }, []);
+  const game = record.data;
+  if (!game) {
+    return html`<${Page} title="Results">
+      ${record.loading && html`<${Loading} what="Loading the results" />`}
+      <${ErrorNote} error=${record.error} />
+      <p><a href="#/lobby">Back to the lobby</a></p>
+    <//>`;
+  }
+  const module = gameModule(game.game);
+  const mySeat = game.seats.findIndex((seat) => seat.kind === 'human' && seat.name === me.username);
+  const rows = game.seats
+    .map((seat, index) => ({ seat, index, place: game.placings[index], reward: game.rewards[String(index)] || {} }))
+    .sort((a, b) => a.place - b.place || a.index - b.index);
+  const mine = mySeat >= 0 ? rows.find((r) => r.index === mySeat) : null;
+  const earnedCoins = mine ? (mine.reward.coins || 0) + (mine.reward.pot || 0) : 0;
+  const earnedXp = mine ? mine.reward.xp || 0 : 0;
+  const headline = !mine ? 'Results' : mine.place === 1 ? 'You won!' : `You finished ${ordinal(mine.place)}`;
+  return html`<${Page} title=${headline}
+      subtitle=${`${game.title} · ${MODE_NAMES[game.mode] || game.mode} · ${game.seats.length} players · ${when(game.finished_at)}`}>
+    ${mine && html`<section class="card earned" aria-label="What you earned">
+      <div class="stat"><span class="stat-label">Coins</span><span class="stat-value">${signed(earnedCoins)}</span></div>
+      <div class="stat"><span class="stat-label">XP</span><span class="stat-value">${signed(earnedXp)}</span></div>
+      ${mine.reward.left && html`<p class="banner banner-warning">A bot played most of your turns, so this game
+        counts as left: no prize and no XP.</p>`}
+      ${game.mode === 'bots' && html`<p class="muted">Practice games against bots pay no coins and no XP.</p>`}
+      <${XpBar} me=${me} />
+    </section>`}
+    <section class="card" aria-labelledby="placings-title">
+      <h2 id="placings-title">Placings</h2>
+      <table class="results">
+        <thead><tr><th scope="col">Place</th><th scope="col">Player</th>
+          ${module?.scoreLabel && html`<th scope="col">${module.scoreTitle || 'Score'}</th>`}
+          <th scope="col" class="num">Coins</th><th scope="col" class="num">XP</th></tr></thead>
+        <tbody>
+          ${rows.map((row) => html`<tr key=${row.index} class=${row.index === mySeat ? 'mine' : ''}>
+            <td><span class=${`medal medal-${MEDALS[row.place] || 'none'}`}>${ordinal(row.place)}</span></td>
+            <td>${row.seat.name}${row.index === mySeat ? html` <span class="tag tag-you">you</span>` : ''}
+              ${row.seat.kind === 'bot' && html` <span class="tag tag-bot">bot</span>`}
+              ${row.reward.left && html` <span class="tag tag-away">left</span>`}</td>
+            ${module?.scoreLabel && html`<td>${game.scores ? module.scoreLabel(game.scores[row.index]) : ''}</td>`}
+            <td class="num">${signed((row.reward.coins || 0) + (row.reward.pot || 0))}</td>
+            <td class="num">${signed(row.reward.xp || 0)}</td>
+          </tr>`)}
+        </tbody>
+      </table>
+    </section>
+    <div class="row">
+      ${module && html`<a class="btn btn-primary" href=${`#/new/${game.game}/${game.mode === 'bots' ? 'bots' : 'friends'}`}>Play again</a>`}
+      <a class="btn" href="#/lobby">Back to the lobby</a>
+      <a class="btn btn-ghost" href="#/games">My past games</a>
+    </div>
+  <//>`;
+}

@@ -1,0 +1,249 @@
+// The table shell, the same for every game: whose turn and its timer, the seats (connected, away, bot), the last
+// action, reconnection, and the end of the game. The game itself is drawn by its module (games/<name>.js).
+import { get } from '../api.js';
+import { gameModule } from '../games/index.js';
+import { html, useCallback, useEffect, useRef, useState } from '../lib.js';
+import { go } from '../router.js';
+import { refreshMe } from '../session.js';
+import { socket } from '../socket.js';
+import { useStore } from '../state.js';
+import { ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
+
+const LOG_KEEP = 60;
+
+/** A seat's name; a bot's level is left to its "bot · level" tag ("Bot 1 (easy)" reads "Bot 1"). */
+function seatName(seat) {
+  if (!seat) return '';
+  return seat.kind === 'bot' ? seat.name.replace(/\s*\((easy|medium|hard)\)$/, '') : seat.name;
+}
+
+/** Names for event texts: "You" for my own seat. */
+function namer(info) {
+  return (seat) => {
+    if (seat === null || seat === undefined) return 'The table';
+    if (seat === info.my_seat) return 'You';
+    return seatName(info.seats[seat]) || `Seat ${seat + 1}`;
+  };
+}
+
+/** The events every table has (docs/protocol.md, "Table messages"); the rest belong to the game's module. */
+function describeTableEvent(event, name, me) {
+  switch (event.type) {
+    case 'seat_connected':
+      return event.seat === me ? null : `${name(event.seat)} joined the table.`;
+    case 'seat_disconnected':
+      return event.seat === me ? null : `${name(event.seat)} lost the connection.`; // mine: the banner says it
+    case 'seat_away':
+      return event.seat === me ? 'A bot is playing for you until you act again.' : `A bot is playing for ${name(event.seat)}.`;
+    case 'seat_back':
+      return event.seat === me ? 'You are back in your seat.' : `${name(event.seat)} is back.`;
+    case 'game_over':
+      return null; // the game's own end event says how it ended; the game-over panel shows the rest
+    default:
+      return undefined;
+  }
+}
+
+function describe(module, event, info) {
+  const name = namer(info);
+  const table = describeTableEvent(event, name, info.my_seat);
+  if (table !== undefined) return table;
+  return module.describe(event, { name, me: info.my_seat, seats: info.seats });
+}
+
+function SeatStrip({ info, view, module, acting }) {
+  return html`<ul class="seat-strip" aria-label="Players">
+    ${info.seats.map((seat) => {
+      const mine = seat.seat === info.my_seat;
+      const turn = acting.includes(seat.seat);
+      let status;
+      if (seat.kind === 'bot') status = html`<span class="tag tag-bot">bot${seat.bot_level ? ` · ${seat.bot_level}` : ''}</span>`;
+      else if (seat.away) status = html`<span class="tag tag-away">away · bot covers</span>`;
+      else if (!seat.connected) status = html`<span class="tag tag-offline">offline</span>`;
+      else status = html`<span class="tag tag-online">online</span>`;
+      return html`<li key=${seat.seat} class=${`seat${turn ? ' seat-turn' : ''}${mine ? ' seat-mine' : ''}`}
+          aria-current=${turn ? 'true' : undefined}>
+        <span class="seat-name">${turn && html`<span class="turn-mark" aria-hidden="true">▶</span>`}
+          ${mine
+            ? html`<span class="seat-label wide-only">${seat.name}</span><span class="tag tag-you wide-only">you</span>
+                <span class="seat-label narrow-only">You</span>`
+            : html`<span class="seat-label">${seatName(seat)}</span>`}</span>
+        <span class="seat-line">${status}${turn && html`<span class="tag tag-turn">to play</span>`}
+          ${module.seatInfo && module.seatInfo(view, seat.seat, info)}</span>
+      </li>`;
+    })}
+  </ul>`;
+}
+
+function TurnBar({ info, view, legal, serverNow, module }) {
+  const acting = view.to_act || [];
+  const finished = info.status === 'finished';
+  const mine = !finished && acting.includes(info.my_seat) && legal.length > 0;
+  const clock = info.clock || {};
+  const timed = acting.filter((seat) => clock.turn_ends_at && clock.turn_ends_at[String(seat)] !== undefined);
+  const now = useNow(200, !finished && timed.length > 0);
+  const name = namer(info);
+  let text;
+  if (finished) text = 'Game over';
+  else if (mine) text = 'Your turn';
+  else if (!acting.length) text = 'Waiting…';
+  else {
+    const who = acting.map((seat) => (seat === info.my_seat ? 'You' : name(seat)));
+    const bot = acting.every((seat) => info.seats[seat]?.kind === 'bot' || info.seats[seat]?.away);
+    const verb = acting.length > 1 ? 'are' : 'is';
+    text = `${who.join(' and ')} ${verb} ${bot ? 'thinking…' : 'playing'}`;
+  }
+  const seat = mine ? info.my_seat : timed[0];
+  const ends = seat !== undefined && clock.turn_ends_at ? clock.turn_ends_at[String(seat)] : undefined;
+  const total = clock.turn_seconds || 30;
+  const left = ends !== undefined ? Math.max(0, ends - serverNow(now)) : null;
+  const hint = mine && module.turnHint ? module.turnHint(view, legal) : null;
+  const secs = left === null ? null : Math.min(Math.round(total), Math.ceil(left));
+  return html`<div class=${`turn-bar${mine ? ' turn-mine' : ''}${finished ? ' turn-over' : ''}`}>
+    <div class="turn-row">
+      <strong class="turn-who" aria-live="polite">${text}</strong>
+      ${secs !== null && !finished && html`<div class="timer" role="timer"
+          aria-label=${`${secs} seconds left for ${mine ? 'your' : `${name(seat)}'s`} turn`}>
+        <span class=${`timer-text${left <= 5 ? ' timer-low' : ''}`}>${secs} s</span>
+        <span class="timer-bar"><span class=${`timer-fill${left <= 5 ? ' timer-low' : ''}`}
+          style=${`width:${Math.min(100, (100 * left) / total)}%`}></span></span>
+      </div>`}
+    </div>
+    ${hint && html`<p class="turn-hint">${hint}</p>`}
+    ${mine && secs !== null && left <= 5 && html`<p class="timer-warn">Hurry: a bot plays for you at zero.</p>`}
+  </div>`;
+}
+
+function LastAction({ log }) {
+  const last = log[log.length - 1];
+  return html`<div class="last-action">
+    <p aria-live="polite"><span class="muted">Last:</span> ${last ? last.text : 'The game begins.'}</p>
+    ${log.length > 1 && html`<details class="log">
+      <summary>Log (${log.length})</summary>
+      <ol>${log.slice().reverse().map((line) => html`<li key=${line.key}>${line.text}</li>`)}</ol>
+    </details>`}
+  </div>`;
+}
+
+function GameOver({ info, module, id }) {
+  const outcome = info.outcome;
+  const button = useRef(null);
+  useEffect(() => {
+    button.current?.focus();
+  }, []);
+  if (!outcome) return null;
+  const me = info.my_seat;
+  const place = me !== null && me !== undefined ? outcome.placings[me] : null;
+  const reward = info.rewards && me !== null ? info.rewards[String(me)] : null;
+  const order = outcome.placings.map((p, seat) => ({ p, seat })).sort((a, b) => a.p - b.p || a.seat - b.seat);
+  return html`<section class="card game-over" aria-labelledby="over-title">
+    <h2 id="over-title">${place === 1 ? 'You won!' : place ? `You placed ${ordinal(place)}` : 'Game over'}</h2>
+    <ol class="placings-mini">
+      ${order.map(({ p, seat }) => html`<li key=${seat}><span class="place">${ordinal(p)}</span>
+        ${seatName(info.seats[seat])}${seat === me ? ' (you)' : ''}
+        ${outcome.scores && module.scoreLabel && html`<span class="muted"> · ${module.scoreLabel(outcome.scores[seat])}</span>`}</li>`)}
+    </ol>
+    ${reward && html`<p>${signed((reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP</p>`}
+    <div class="row">
+      <a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>
+      <a class="btn" href="#/lobby">Back to the lobby</a>
+    </div>
+  </section>`;
+}
+
+export function TableScreen({ params }) {
+  const id = params.id;
+  const store = useStore();
+  const [table, setTable] = useState(null); // {view, legal, info, version}
+  const [log, setLog] = useState([]);
+  const [problem, setProblem] = useState(null); // joining failed
+  const [error, setError] = useState(null); // the last move's refusal
+  const [busy, setBusy] = useState(false);
+  const skew = useRef(0);
+
+  useEffect(() => {
+    let logKey = 0;
+    return socket.watch(id, {
+      onMessage(message) {
+        const info = message.table_info;
+        if (info.clock && typeof info.clock.now === 'number') skew.current = info.clock.now - Date.now() / 1000;
+        const module = gameModule(info.game);
+        if (module && message.events.length) {
+          const lines = [];
+          for (const event of message.events) {
+            const text = describe(module, event, info);
+            if (text) lines.push({ key: `${event.version}-${(logKey += 1)}`, text });
+          }
+          if (lines.length) setLog((old) => [...old, ...lines].slice(-LOG_KEEP));
+        }
+        setTable({ view: message.view, legal: message.legal, info, version: message.version });
+        setProblem(null);
+        if (message.events.some((event) => event.type === 'game_over')) refreshMe();
+      },
+      async onError(failure, during) {
+        if (during !== 'join') {
+          setError(failure);
+          return;
+        }
+        if (failure.code === 'no_such_table') {
+          // A finished table stays a few minutes; after that its record holds the results.
+          try {
+            await get(`/api/games/${id}`);
+            go(`/results/${id}`);
+            return;
+          } catch {
+            setProblem('This table is not running any more.');
+            return;
+          }
+        }
+        setProblem(failure.code === 'not_seated' ? 'You have no seat at this table.' : failure.message);
+      },
+    });
+  }, [id]);
+
+  const send = useCallback(async (action) => {
+    const quiet = action.type === 'reorder'; // housekeeping: never blocks the move buttons
+    if (!quiet) setBusy(true);
+    setError(null);
+    try {
+      await socket.act(id, action);
+      return true;
+    } catch (failure) {
+      setError(failure);
+      return false;
+    } finally {
+      if (!quiet) setBusy(false);
+    }
+  }, [id]);
+
+  const serverNow = useCallback((local = Date.now() / 1000) => local + skew.current, []);
+
+  if (!table) {
+    return html`<${Page} title="Table">
+      ${problem
+        ? html`<p class="banner banner-warning" role="alert">${problem}</p><p><a href="#/lobby">Back to the lobby</a></p>`
+        : html`<${Loading} what="Taking your seat" />`}
+    <//>`;
+  }
+  const { view, legal, info } = table;
+  const module = gameModule(info.game);
+  if (!module) {
+    return html`<${Page} title="Table"><p>This game cannot be shown in the browser yet.
+      <a href="#/lobby">Back to the lobby</a></p><//>`;
+  }
+  const finished = info.status === 'finished';
+  const offline = store.connection !== 'open';
+  const Game = module.Table;
+  return html`<${Page} title=${module.title} subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact>
+    <div class=${`table-shell table-${info.game}`} data-version=${table.version}
+        data-busy=${busy ? 'true' : 'false'}>
+      <${TurnBar} info=${info} view=${view} legal=${legal} serverNow=${serverNow} module=${module} />
+      <${SeatStrip} info=${info} view=${view} module=${module} acting=${finished ? [] : view.to_act || []} />
+      <${LastAction} log=${log} />
+      ${finished && html`<${GameOver} info=${info} module=${module} id=${id} />`}
+      <${Game} view=${view} legal=${finished ? [] : legal} send=${send} busy=${busy || offline} error=${error}
+        info=${info} me=${info.my_seat} name=${namer(info)} serverNow=${serverNow} over=${finished} />
+    </div>
+  <//>`;
+}
+

@@ -1,0 +1,105 @@
+// Logging in and out, the socket's life with the session, and notices that matter on every screen.
+import { get, post, whenSessionEnds } from './api.js';
+import { go, parseRoute } from './router.js';
+import { socket } from './socket.js';
+import { loginHint, setStore, store, toast } from './state.js';
+
+export function signedIn(me) {
+  loginHint.set(me.username);
+  setStore({ me });
+  socket.start();
+  loadInvitations();
+}
+
+export function signedOut(note) {
+  loginHint.clear();
+  socket.stop();
+  setStore({ me: null, invitations: [], trayInvitations: [] });
+  if (note) toast(note, 'warning', 8);
+  const here = parseRoute().name;
+  if (here !== 'login' && here !== 'signup') go('/login');
+}
+
+export async function logOut() {
+  try {
+    await post('/api/auth/logout');
+  } finally {
+    signedOut();
+  }
+}
+
+/** Coins and XP change after games and payments: read them again. */
+export async function refreshMe() {
+  if (!store.me) return;
+  try {
+    setStore({ me: await get('/api/me') });
+  } catch {
+    /* the header keeps the last numbers; a lost session is handled by api.js */
+  }
+}
+
+export async function loadInvitations() {
+  try {
+    const { invitations } = await get('/api/invitations');
+    setStore({ invitations });
+  } catch {
+    /* the lobby shows its own error when it loads them */
+  }
+}
+
+export async function acceptInvitation(invitation) {
+  const room = await post(`/api/invitations/${invitation.id}/accept`);
+  dropInvitation(invitation.id);
+  go(`/room/${room.id}`);
+}
+
+export async function declineInvitation(invitation) {
+  await post(`/api/invitations/${invitation.id}/decline`);
+  dropInvitation(invitation.id);
+}
+
+export function dropInvitation(id) {
+  setStore({
+    invitations: store.invitations.filter((i) => i.id !== id),
+    trayInvitations: (store.trayInvitations || []).filter((i) => i.id !== id),
+  });
+}
+
+function onNotice(message) {
+  if (message.type === 'invitation') {
+    const invitation = message.data;
+    const others = (list) => (list || []).filter((i) => i.id !== invitation.id);
+    setStore({
+      invitations: [invitation, ...others(store.invitations)],
+      trayInvitations: [invitation, ...others(store.trayInvitations)],
+    });
+    return;
+  }
+  if (message.type === 'room') {
+    const { event, room } = message.data;
+    const me = store.me;
+    const seated = me && room.seats.some((seat) => seat && seat.user_id === me.id);
+    if (event === 'started' && seated && room.table_id) {
+      const here = parseRoute();
+      if (!(here.name === 'table' && here.params.id === room.table_id)) go(`/table/${room.table_id}`);
+    }
+    if (event === 'closed' || event === 'started') {
+      setStore({ invitations: store.invitations.filter((i) => i.room_id !== room.id) });
+    }
+  }
+}
+
+export async function boot() {
+  whenSessionEnds(() => {
+    if (store.me) signedOut('Your session has ended. Please log in again.');
+  });
+  socket.onUnauthorized = () => signedOut('Your session has ended. Please log in again.');
+  socket.onNotice(onNotice);
+  if (loginHint.get()) {
+    try {
+      signedIn(await get('/api/me'));
+    } catch {
+      loginHint.clear();
+    }
+  }
+}

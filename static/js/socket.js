@@ -1,0 +1,261 @@
+// The one WebSocket (docs/protocol.md): requests with ids and their replies, table messages kept in version order,
+// notices, and automatic reconnection that rejoins every watched table from the last version seen.
+import { setStore } from './state.js';
+
+const PING_EVERY_MS = 25000; // the server pings too; this catches a connection that died without a close
+const PONG_WITHIN_MS = 10000;
+const MAX_BACKOFF_S = 8;
+
+/** Let go of a socket without events; one still connecting is closed once open (closing it earlier makes the
+ * browser log an error). */
+function discard(ws) {
+  ws.onmessage = null;
+  ws.onclose = null;
+  if (ws.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close(1000);
+  else if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+}
+
+export class SocketError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+class Connection {
+  constructor() {
+    this.ws = null;
+    this.wanted = false;
+    this.ready = false; // the server said hello on the current socket
+    this.opened = false; // a socket was ready once: later opens are reconnections
+    this.attempt = 0;
+    this.sequence = 0;
+    this.pending = new Map(); // request id -> {resolve, reject}
+    this.tables = new Map(); // table id -> {version, joining, handlers}
+    this.noticeHandlers = new Set();
+    this.retryTimer = null;
+    this.countdown = null;
+    this.pingTimer = null;
+    this.pongTimer = null;
+    this.onUnauthorized = () => {};
+    window.addEventListener('online', () => {
+      if (this.wanted && !this.ready) this.retryNow();
+    });
+  }
+
+  start() {
+    if (this.wanted) return;
+    this.wanted = true;
+    this.attempt = 0;
+    this.open();
+  }
+
+  stop() {
+    this.wanted = false;
+    this.clearTimers();
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    this.opened = false;
+    if (ws) discard(ws);
+    this.failPending('offline', 'Not connected.');
+    this.tables.clear();
+    setStore({ connection: 'offline', retryIn: 0 });
+  }
+
+  retryNow() {
+    if (!this.wanted) return;
+    this.clearTimers();
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      this.ready = false;
+      discard(ws);
+      this.failPending('disconnected', 'The connection dropped before the server answered.');
+    }
+    this.open();
+  }
+
+  open() {
+    this.clearTimers();
+    setStore({ connection: this.opened ? 'reconnecting' : 'connecting', retryIn: 0 });
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+    this.ws = ws;
+    this.ready = false;
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    };
+    ws.onclose = (event) => this.closed(ws, event);
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case 'hello':
+        this.ready = true;
+        this.opened = true;
+        this.attempt = 0;
+        setStore({ connection: 'open', retryIn: 0 });
+        this.schedulePing();
+        for (const entry of this.tables.values()) this.join(entry);
+        return;
+      case 'ack':
+      case 'pong':
+        this.settle(message, null);
+        if (message.type === 'pong') clearTimeout(this.pongTimer);
+        return;
+      case 'error':
+        if (message.id != null && this.pending.has(message.id)) {
+          this.settle(message, new SocketError(message.code, message.message));
+        } else if (message.table && this.tables.has(message.table)) {
+          this.tables.get(message.table).handlers.onError?.(new SocketError(message.code, message.message));
+        }
+        return;
+      case 'update':
+      case 'catch_up':
+      case 'sync':
+        this.receiveTable(message);
+        return;
+      default:
+        for (const handler of [...this.noticeHandlers]) handler(message);
+    }
+  }
+
+  receiveTable(message) {
+    const entry = this.tables.get(message.table);
+    if (!entry) return;
+    if (message.type === 'sync') {
+      entry.version = message.version;
+      entry.handlers.onMessage({ ...message, events: [] });
+      return;
+    }
+    const seen = entry.version;
+    if (seen !== null && message.version <= seen) return; // old news: already applied
+    const fresh = message.events.filter((event) => seen === null || event.version > seen);
+    if (seen !== null && fresh.length && fresh[0].version > seen + 1) {
+      if (!entry.joining) this.join(entry); // a gap: ask again from the last version seen
+      return;
+    }
+    entry.version = message.version;
+    entry.handlers.onMessage({ ...message, events: fresh });
+  }
+
+  settle(message, error) {
+    const waiting = this.pending.get(message.id);
+    if (!waiting) return;
+    this.pending.delete(message.id);
+    if (error) waiting.reject(error);
+    else waiting.resolve(message);
+  }
+
+  closed(ws, event) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    this.ready = false;
+    clearTimeout(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    this.failPending('disconnected', 'The connection dropped before the server answered.');
+    for (const entry of this.tables.values()) entry.joining = false;
+    if (!this.wanted) return;
+    if (event.code === 4401) {
+      this.wanted = false;
+      setStore({ connection: 'offline' });
+      this.onUnauthorized();
+      return;
+    }
+    if (event.code === 4403) {
+      this.wanted = false;
+      setStore({ connection: 'closed' });
+      return;
+    }
+    const base = Math.min(MAX_BACKOFF_S, 0.5 * 2 ** this.attempt);
+    const delay = this.attempt === 0 ? 0.3 : base * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    let left = Math.ceil(delay);
+    setStore({ connection: 'reconnecting', retryIn: left });
+    this.countdown = setInterval(() => {
+      left = Math.max(0, left - 1);
+      setStore({ retryIn: left });
+    }, 1000);
+    this.retryTimer = setTimeout(() => this.open(), delay * 1000);
+  }
+
+  clearTimers() {
+    clearTimeout(this.retryTimer);
+    clearInterval(this.countdown);
+    clearTimeout(this.pingTimer);
+    clearTimeout(this.pongTimer);
+  }
+
+  schedulePing() {
+    clearTimeout(this.pingTimer);
+    this.pingTimer = setTimeout(() => {
+      if (!this.ready) return;
+      this.request({ type: 'ping' }).catch(() => {});
+      // No answer: the connection is dead without having closed. Drop it and reconnect.
+      this.pongTimer = setTimeout(() => this.ws && this.ws.readyState === WebSocket.OPEN && this.ws.close(4000), PONG_WITHIN_MS);
+      this.schedulePing();
+    }, PING_EVERY_MS);
+  }
+
+  failPending(code, message) {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const { reject } of waiting) reject(new SocketError(code, message));
+  }
+
+  /** Send one request; resolves with its `ack` (or `pong`), rejects with the server's error. */
+  request(message) {
+    if (!this.ready || !this.ws) {
+      return Promise.reject(new SocketError('offline', 'Not connected right now: reconnecting, try again in a moment.'));
+    }
+    const id = ++this.sequence;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  join(entry) {
+    entry.joining = true;
+    this.request({ type: 'join', table: entry.id, since: entry.version })
+      .then((ack) => {
+        entry.joining = false;
+        entry.handlers.onJoined?.(ack);
+      })
+      .catch((error) => {
+        entry.joining = false;
+        if (error.code !== 'disconnected' && error.code !== 'offline') entry.handlers.onError?.(error, 'join');
+      });
+  }
+
+  /** Receive a table's messages (joining now, and again after every reconnection). Returns the way to stop. */
+  watch(tableId, handlers) {
+    const entry = { id: tableId, version: null, joining: false, handlers };
+    this.tables.set(tableId, entry);
+    if (this.ready) this.join(entry);
+    return () => {
+      if (this.tables.get(tableId) !== entry) return;
+      this.tables.delete(tableId);
+      if (this.ready) this.request({ type: 'leave', table: tableId }).catch(() => {});
+    };
+  }
+
+  act(tableId, action) {
+    return this.request({ type: 'act', table: tableId, action });
+  }
+
+  onNotice(handler) {
+    this.noticeHandlers.add(handler);
+    return () => this.noticeHandlers.delete(handler);
+  }
+}
+
+export const socket = new Connection();

@@ -1,0 +1,304 @@
+"""Driving the browser client with Playwright (async API) and Debian's Chromium.
+
+Every page is watched: a page error or a console error fails the test, unless the test said beforehand that it
+expects one (an HTTP refusal the browser logs, such as a taken username), with `player.expect_console(...)`.
+Screenshots go to one temporary folder per run, outside the repository; their paths are printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import BrowserContext, ConsoleMessage, Error as PlaywrightError, Page, Playwright
+
+CHROMIUM = Path(os.environ.get("TABLESTAKES_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 860}
+PASSWORD = "correct horse battery"
+
+_shots_dir: Path | None = None
+
+
+def shots_dir() -> Path:
+    """One folder per test run for every screenshot, outside the repository."""
+    global _shots_dir
+    if _shots_dir is None:
+        _shots_dir = Path(tempfile.mkdtemp(prefix="tablestakes-screens-"))
+    return _shots_dir
+
+
+def shots_taken() -> Path | None:
+    return _shots_dir
+
+
+def require_chromium() -> Path:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"Chromium is missing at {CHROMIUM}: the browser tests need Debian's Chromium "
+            "(`apt-get install -y chromium`; .ci/run installs it). They never download a browser.",
+            pytrace=False,
+        )
+    return CHROMIUM
+
+
+@dataclass
+class Player:
+    """One person at one browser: a fresh profile, one page, its console watched."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+    base_url: str
+    label: str
+    problems: list[str] = field(default_factory=list)
+    expected: list[re.Pattern[str]] = field(default_factory=list)
+    sent_frames: list[str] = field(default_factory=list)
+    shots: list[Path] = field(default_factory=list)
+
+    def watch(self) -> None:
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("console", self._console)
+        self.page.on("websocket", lambda ws: ws.on("framesent", self._frame_sent))
+
+    def _frame_sent(self, payload: Any) -> None:
+        self.sent_frames.append(payload if isinstance(payload, str) else str(payload))
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type not in ("error", "assert"):
+            return
+        text = message.text
+        for pattern in self.expected:
+            if pattern.search(text):
+                self.expected.remove(pattern)
+                return
+        self.problems.append(f"console {message.type}: {text} ({message.location.get('url', '')})")
+
+    @asynccontextmanager
+    async def expect_console(self, pattern: str) -> AsyncIterator[None]:
+        """The block is expected to make the browser log one console error matching `pattern` (e.g. a 409)."""
+        compiled = re.compile(pattern)
+        self.expected.append(compiled)
+        yield
+        for _ in range(50):
+            if compiled not in self.expected:
+                break
+            await asyncio.sleep(0.05)
+        if compiled in self.expected:
+            self.expected.remove(compiled)
+            self.problems.append(f"expected a console error matching {pattern!r}, none came")
+
+    async def shot(self, name: str, *, full_page: bool = True) -> Path:
+        path = shots_dir() / f"{self.label}-{len(self.shots) + 1:02d}-{name}.png"
+        await self.page.screenshot(path=str(path), full_page=full_page)
+        self.shots.append(path)
+        print(f"screenshot: {path}")
+        return path
+
+    def check(self) -> None:
+        assert not self.problems, f"{self.name}'s browser reported problems:\n" + "\n".join(self.problems)
+
+
+@asynccontextmanager
+async def open_player(playwright: Playwright, base_url: str, name: str, *, viewport: dict[str, int], label: str,
+                      profile_root: Path) -> AsyncIterator[Player]:
+    chromium = require_chromium()
+    profile = profile_root / f"profile-{label}"
+    profile.mkdir(parents=True, exist_ok=True)
+    context = await playwright.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(chromium),
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport=viewport,
+        base_url=base_url,
+        reduced_motion="reduce",
+    )
+    context.set_default_timeout(15_000)
+    page = context.pages[0] if context.pages else await context.new_page()
+    player = Player(name=name, context=context, page=page, base_url=base_url, label=label)
+    player.watch()
+    try:
+        yield player
+    finally:
+        await context.close()
+
+
+# ---------------------------------------------------------------------------------------------------- flows
+
+
+async def sign_up(player: Player) -> None:
+    page = player.page
+    await page.goto("/#/signup")
+    await page.get_by_role("heading", name="Create your account").wait_for()
+    await page.get_by_label("Username").fill(player.name)
+    await page.get_by_label("Password").fill(PASSWORD)
+    await page.get_by_role("button", name="Create account").click()
+    await page.get_by_role("heading", name=f"Hello, {player.name}").wait_for()
+
+
+async def table_version(page: Page) -> int:
+    value = await page.locator(".table-shell").get_attribute("data-version")
+    return int(value) if value is not None else -1
+
+
+async def _wait_for_change(page: Page, before: int, stats: PlayStats, timeout: float = 8.0) -> None:
+    """After a move: wait until it is acknowledged and the table shows a newer version, or it is refused."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if await page.locator('.table-shell[data-busy="false"]').count():
+            if await table_version(page) > before:
+                return
+            refusal = page.locator(".pika .error-note:not(.empty)")
+            if await refusal.count():
+                stats.refusals.append(await refusal.inner_text())
+                return
+        await asyncio.sleep(0.03)
+    raise AssertionError(f"the table did not move on from version {before}")
+
+
+@dataclass
+class PlayStats:
+    turns: int = 0
+    plays: int = 0
+    draws: int = 0
+    keeps: int = 0
+    stacks_taken: int = 0
+    colours_chosen: int = 0
+    pika_calls: int = 0
+    pika_with_play: int = 0
+    legal_checks: int = 0
+    refusals: list[str] = field(default_factory=list)  # the server refused a move the page offered
+    seen: set[str] = field(default_factory=set)
+
+
+async def play_pika(player: Player, *, server: Any = None, table_id: str | None = None, seat: int | None = None,
+                    timeout: float = 150.0, shoot: bool = True) -> PlayStats:
+    """Play the whole game through the page, clicking only what it offers, until the game-over panel shows.
+
+    With `server`, every turn also checks that the clickable cards are exactly the engine's legal plays.
+    """
+    page = player.page
+    stats = PlayStats()
+    end = time.monotonic() + timeout
+
+    async def first_time(kind: str) -> None:
+        if shoot and kind not in stats.seen:
+            stats.seen.add(kind)
+            await player.shot(f"pika-{kind}")
+
+    while True:
+        if time.monotonic() > end:
+            await player.shot("pika-timeout")
+            raise AssertionError(f"{player.name}'s game did not finish within {timeout} s")
+        if await page.locator(".game-over").count():
+            # Only a Pika call racing its own deadline may be refused; any other refusal means the page offered a
+            # move that was not legal.
+            assert all("Pika" in text or "alert" in text for text in stats.refusals), stats.refusals
+            return stats
+        version = await table_version(page)
+        pika = page.get_by_role("button", name="Pika!", exact=True)
+        if await pika.count() and await pika.is_enabled():
+            await first_time("alert")
+            await pika.click()
+            stats.pika_calls += 1
+            await _wait_for_change(page, version, stats)
+            continue
+        if not await page.locator(".turn-bar.turn-mine").count():
+            await asyncio.sleep(0.04)
+            continue
+        stats.turns += 1
+        if server is not None and table_id is not None and seat is not None:
+            await _check_only_legal_cards_clickable(page, server, table_id, seat, stats)
+        keep = page.get_by_role("button", name="Keep it", exact=True)
+        if await keep.count():
+            await first_time("drawn")
+            # Keep the first drawn card, play the later ones: both paths get exercised.
+            if stats.keeps == 0:
+                await keep.click()
+                stats.keeps += 1
+            else:
+                await page.get_by_role("button", name="Play it", exact=True).click()
+                if await _choose_colour_if_asked(player, stats):
+                    pass
+                stats.plays += 1
+            await _wait_for_change(page, version, stats)
+            continue
+        toggle = page.get_by_label(re.compile("Call “Pika!” with my play"))
+        if await toggle.count() and stats.pika_with_play == 0 and stats.pika_calls > 0:
+            await toggle.check()
+            stats.pika_with_play += 1
+        cards = page.locator(".hand .card-button")
+        take = page.get_by_role("button", name=re.compile(r"^Take \d+ cards?$"))
+        draw = page.locator(".pile-button:not([disabled])")
+        if await cards.count():
+            if await take.count():
+                await first_time("stack")
+            await cards.first.click()
+            await _choose_colour_if_asked(player, stats)
+            stats.plays += 1
+        elif await take.count():
+            await first_time("stack")
+            await take.click()
+            stats.stacks_taken += 1
+        elif await draw.count():
+            await draw.click()
+            stats.draws += 1
+        else:
+            await asyncio.sleep(0.04)
+            continue
+        await _wait_for_change(page, version, stats)
+
+
+async def _choose_colour_if_asked(player: Player, stats: PlayStats) -> bool:
+    page = player.page
+    picker = page.get_by_role("dialog", name="Choose the colour")
+    try:
+        await picker.wait_for(timeout=400)
+    except PlaywrightError:
+        return False
+    if "picker" not in stats.seen:
+        stats.seen.add("picker")
+        await player.shot("pika-colour-picker")
+    # Keyboard: the first colour has the focus; Enter picks it.
+    focused = await page.evaluate("document.activeElement && document.activeElement.textContent.trim()")
+    assert focused in ("Red", "Yellow", "Green", "Blue"), focused
+    await page.keyboard.press("Enter")
+    stats.colours_chosen += 1
+    return True
+
+
+async def _check_only_legal_cards_clickable(page: Page, server: Any, table_id: str, seat: int,
+                                            stats: PlayStats) -> None:
+    table = server.realtime.tables.get(table_id)
+    if table is None or table.status != "playing" or await table_version(page) != table.version:
+        return
+    legal = table.game.legal_actions(seat)
+    expected = {action["card"] for action in legal if action["type"] == "play"}
+    shown = set(await page.locator(".hand .card-button").evaluate_all(
+        "buttons => buttons.map(b => b.closest('[data-card]').dataset.card)"))
+    if await table_version(page) != table.version:
+        return  # the table moved while we looked
+    assert shown == expected, f"clickable cards {sorted(shown)} but the legal plays are {sorted(expected)}"
+    can_draw = any(action["type"] == "draw" for action in legal)
+    assert bool(await page.locator(".pile-button").count()) == can_draw
+    stats.legal_checks += 1
