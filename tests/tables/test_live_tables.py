@@ -16,18 +16,43 @@ from app.games.rng import HashRandom
 from app.ledger.models import LedgerTransaction
 from app.tables.models import GameRecord
 from app.tables.replay import replay_record
-from tests.support.harness import PASSWORD
+from app.runtime import open_runtime
+from tests.support.harness import PASSWORD, wipe
 from tests.support.live import live_server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def fast_settings(settings):
+async def fast_settings(settings, backend):
+    if backend != "embedded":
+        # The services database is shared by the whole run: start from a clean one, before the server starts (it
+        # would otherwise resume the previous test's unfinished tables).
+        async with open_runtime(settings) as runtime:
+            await wipe(runtime)
     return settings.model_copy(update={
         "bot_delay_min_seconds": 0.0, "bot_delay_max_seconds": 0.0, "disconnect_grace_seconds": 0.3,
         "turn_timer_seconds": 30.0, "snapshot_seconds": 0.0, "ws_messages_per_second": 1000.0,
     })
+
+
+@pytest.fixture(autouse=True)
+async def close_every_client(monkeypatch):
+    """Every client a test opens is closed at its end, even when the test fails half-way."""
+    opened: list[TablestakesClient] = []
+    original = TablestakesClient.__init__
+
+    def remember(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(TablestakesClient, "__init__", remember)
+    yield
+    for client in opened:
+        try:
+            await client.close()
+        except Exception:
+            pass
 
 
 async def player(server, name: str) -> TablestakesClient:
