@@ -85,8 +85,10 @@ def _kind(face: str, animals: bool) -> str:
     return "animals" if animals and face in (MONKEY, PARROT) else face
 
 
-def _kind_name(kind: str) -> str:
-    return "monkeys and parrots" if kind == "animals" else PLURAL[kind]
+def _kind_name(kind: str, count: int = 2) -> str:
+    if kind == "animals":
+        return "monkeys and parrots"
+    return PLURAL[kind] if count != 1 else PLURAL[kind].removesuffix("s")
 
 
 def _dice_points(
@@ -121,7 +123,7 @@ def _dice_points(
             # kapern.md: each diamond and each gold coin also scores 100 on its own.
             value = 100 * size
             points += value
-            lines.append(ScoreLine(f"{size} {_kind_name(kind)}{with_card} x 100", value))
+            lines.append(ScoreLine(f"{size} {_kind_name(kind, size)}{with_card} x 100", value))
     scoring = []
     for face in dice:
         if face == SKULL:
