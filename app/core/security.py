@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -13,15 +15,24 @@ SESSION_COOKIE = "ts_session"
 
 
 class PasswordHashing:
-    """argon2id at the configured cost (never below OWASP's m=19 MiB, t=2, p=1: Settings refuses less)."""
+    """argon2id at the configured cost (never below OWASP's m=19 MiB, t=2, p=1: Settings refuses less).
+
+    Hashing runs on its own small thread pool, one thread per core: a burst of logins then costs at most
+    cores x 19 MiB at once and cannot crowd out the default pool that bots and other blocking work use.
+    """
+
+    _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2, thread_name_prefix="argon2")
 
     def __init__(self, memory_kib: int, time_cost: int, parallelism: int):
         self._hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism,
                                       hash_len=32, salt_len=16, type=Type.ID)
         self._decoy: str | None = None
 
+    async def _in_pool(self, function, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+
     async def hash(self, password: str) -> str:
-        return await asyncio.to_thread(self._hasher.hash, password)
+        return await self._in_pool(self._hasher.hash, password)
 
     async def verify(self, password_hash: str | None, password: str) -> bool:
         """True if `password` matches. With no hash (unknown username) a decoy is verified, so a miss costs as much
@@ -29,9 +40,9 @@ class PasswordHashing:
         if password_hash is None:
             if self._decoy is None:
                 self._decoy = await self.hash(secrets.token_urlsafe(16))
-            await asyncio.to_thread(self._verify, self._decoy, password)
+            await self._in_pool(self._verify, self._decoy, password)
             return False
-        return await asyncio.to_thread(self._verify, password_hash, password)
+        return await self._in_pool(self._verify, password_hash, password)
 
     def _verify(self, password_hash: str, password: str) -> bool:
         try:

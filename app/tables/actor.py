@@ -148,6 +148,8 @@ class TableActor:
         self._task: asyncio.Task | None = None
         self._last_snapshot = 0.0
         self._dirty = False
+        self._snapshot_writer: asyncio.Task | None = None  # the periodic snapshot in flight, if any
+        self._snapshot_again = False
         self._unsent_from: int | None = None  # first version not yet sent to the connections
         self.finished = asyncio.Event()
         if status == "finished":
@@ -288,7 +290,9 @@ class TableActor:
     async def _on_stop(self) -> None:
         self._cancel_all_timers()
         if self.status == "playing":
-            await self.hooks.snapshot(self)
+            await self._snapshot()
+        elif self._snapshot_writer is not None:
+            await self._snapshot_writer
 
     async def _on_act(self, user_id: int, action: Action, seat: int | None) -> int:
         own_seat = self.seat_of(user_id)
@@ -438,11 +442,35 @@ class TableActor:
         self._flush()
         now = time.monotonic()
         if self._dirty and now - self._last_snapshot >= self.timing.snapshot_seconds:
-            await self._snapshot()
+            self._snapshot_soon()
 
-    async def _snapshot(self) -> None:
+    def _snapshot_soon(self) -> None:
+        """A periodic snapshot, written beside the actor so play never waits on the database; one at a time."""
         self._last_snapshot = time.monotonic()
         self._dirty = False
+        if self._snapshot_writer is not None and not self._snapshot_writer.done():
+            self._snapshot_again = True
+            return
+
+        async def write() -> None:
+            while True:
+                self._snapshot_again = False
+                await self._snapshot_now()
+                if not self._snapshot_again:
+                    return
+
+        self._snapshot_writer = asyncio.get_running_loop().create_task(write(), name=f"snapshot:{self.id}")
+
+    async def _snapshot(self) -> None:
+        """A snapshot at a status change: after any periodic one in flight, so the newest state is written last."""
+        if self._snapshot_writer is not None:
+            await self._snapshot_writer
+            self._snapshot_writer = None
+        self._last_snapshot = time.monotonic()
+        self._dirty = False
+        await self._snapshot_now()
+
+    async def _snapshot_now(self) -> None:
         try:
             await self.hooks.snapshot(self)
         except Exception:
@@ -450,6 +478,9 @@ class TableActor:
 
     async def _finish(self) -> None:
         self._cancel_all_timers()
+        if self._snapshot_writer is not None:
+            await self._snapshot_writer  # an older snapshot must not land after the record marks the table finished
+            self._snapshot_writer = None
         self.status = "finished"
         try:
             self.rewards = await self.hooks.finish(self)

@@ -7,6 +7,7 @@ settled before (a retry, a restart): the stored rewards are returned and nothing
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -40,6 +41,10 @@ class TableStore:
         self.settled_listeners: list[Any] = []
 
     async def snapshot(self, table: TableActor) -> None:
+        # Copied before the first await: the table plays on while this waits for the database.
+        status, version = table.status, table.version
+        state = json.loads(json.dumps(table.game.to_state()))
+        data = json.loads(json.dumps(table.snapshot_data()))
         now = self.runtime.clock.now()
         async with self.runtime.transaction() as session:
             row = await session.get(LiveTable, table.id)
@@ -47,10 +52,12 @@ class TableStore:
                 row = LiveTable(id=table.id, game=table.game_name, mode=table.mode, seed=table.seed_hex,
                                 created_at=now)
                 session.add(row)
-            row.status = table.status
-            row.version = table.version
-            row.state = table.game.to_state()
-            row.table = table.snapshot_data()
+            if row.status == "finished" and status != "finished":
+                return  # a late periodic snapshot never reopens a settled table
+            row.status = status
+            row.version = version
+            row.state = state
+            row.table = data
             row.updated_at = now
 
     async def finish(self, table: TableActor) -> dict[int, dict[str, Any]]:
