@@ -17,7 +17,9 @@ def create_redis(url: str) -> Any:
 
         # A server of its own: two apps in one process (tests) never see each other's keys.
         return fakeredis.FakeAsyncRedis(server=fakeredis.FakeServer(), decode_responses=True)
-    return redis_asyncio.from_url(url, decode_responses=True)
+    # A blocking pool: past its size a command waits for a free connection instead of failing at once.
+    pool = redis_asyncio.BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=200, timeout=10)
+    return redis_asyncio.Redis(connection_pool=pool)
 
 
 async def close_redis(client: Any) -> None:
