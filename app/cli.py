@@ -25,6 +25,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="re-run a finished game from its seed and log, and check its result")
     replay.add_argument("game_id")
 
+    grant_item = commands.add_parser("grant-item", help="give a user the gold booster or the VIP pass (operator)")
+    grant_item.add_argument("username")
+    grant_item.add_argument("item", choices=["booster", "vip"])
+    grant_item.add_argument("--reason", required=True, help="why, kept with the grant")
+
+    league = commands.add_parser("league", help="the weekly league (operator)")
+    league_actions = league.add_subparsers(dest="league_action", metavar="ACTION", required=True)
+    close_week = league_actions.add_parser(
+        "close-week", help="pay the top three of an ended week, once (running it again pays nothing more)")
+    close_week.add_argument("--game", action="append", dest="games", metavar="GAME",
+                            help="a game's league (repeatable; default: every game)")
+    close_week.add_argument("--week", metavar="YYYY-MM-DD",
+                            help="any day of the week to close (default: the last week that has ended)")
+
     from app.games import simulate
 
     simulate.add_arguments(commands.add_parser("simulate", help="play bots against each other in-process"))
@@ -51,6 +65,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app import commands
 
         return commands.replay(args.game_id)
+    if command == "grant-item":
+        from app import commands
+
+        return commands.grant_item(args.username, args.item, args.reason)
+    if command == "league":
+        from app import commands
+
+        return commands.league_close_week(args.games, args.week)
     if command == "simulate":
         from app.games import simulate
 

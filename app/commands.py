@@ -1,4 +1,5 @@
-"""What `tablestakes serve`, `migrate` and `grant` do (app/cli.py parses the arguments)."""
+"""What `tablestakes serve`, `migrate`, `grant`, `grant-item`, `league close-week` and `replay` do (app/cli.py parses
+the arguments)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import signal
 import socket
 import sys
 import uuid
+from datetime import date
 
 from app.config import Settings
 
@@ -147,3 +149,82 @@ async def _replay(settings: Settings, game_id: str) -> int:
         print(f"  {result.error}")
     print("  result matches" if result.matches else "  RESULT DIFFERS")
     return 0 if result.matches else 1
+
+
+def grant_item(username: str, item: str, reason: str) -> int:
+    """Give a user the gold booster or the VIP pass (an operator's gift: no coins move; a running one is extended)."""
+    if not reason.strip():
+        print("tablestakes grant-item: --reason must say why", file=sys.stderr)
+        return 2
+    try:
+        ends_at = asyncio.run(_grant_item(Settings(), username, item, reason.strip()))
+    except LookupError as error:
+        print(f"tablestakes grant-item: {error}", file=sys.stderr)
+        return 1
+    print(f"granted the {item} to {username}; it runs until {ends_at}")
+    return 0
+
+
+async def _grant_item(settings: Settings, username: str, item: str, reason: str) -> str:
+    from app.accounts.service import UnknownUser
+    from app.online.shop import ShopService
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    async with open_runtime(settings) as runtime, runtime.transaction() as session:
+        try:
+            user = await runtime.accounts.user_by_username(session, username)
+        except UnknownUser:
+            raise LookupError(f"no user called {username!r}") from None
+        boost = await ShopService(settings, runtime.clock, runtime.ledger).grant(session, user.id, item, reason)
+        return boost.ends_at.isoformat()
+
+
+def league_close_week(games: list[str] | None, week: str | None) -> int:
+    """Close one week of the leagues (default: every game, the last week that has ended), paying each top three
+    once. Safe to run again, or while a node's scheduler closes the same week: the second closer pays nothing."""
+    from app.games.registry import game_names
+
+    unknown = [game for game in games or [] if game not in game_names()]
+    if unknown:
+        print(f"tablestakes league close-week: no game called {unknown[0]!r}; the games are "
+              f"{', '.join(game_names())}", file=sys.stderr)
+        return 2
+    try:
+        day = date.fromisoformat(week) if week else None
+    except ValueError:
+        print("tablestakes league close-week: --week is a date, YYYY-MM-DD", file=sys.stderr)
+        return 2
+    return asyncio.run(_league_close_week(Settings(), games or game_names(), day))
+
+
+async def _league_close_week(settings: Settings, games: list[str], day: date | None) -> int:
+    from datetime import timedelta
+
+    from app.online.league import LeagueService, WeekNotOver, week_of
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    async with open_runtime(settings) as runtime:
+        league = LeagueService(settings, runtime.clock, runtime.ledger)
+        if day is None:
+            monday = week_of(runtime.clock.now()) - timedelta(days=7)  # the last week that has ended
+        else:
+            monday = day - timedelta(days=day.weekday())
+        for game in games:
+            try:
+                async with runtime.transaction() as session:
+                    result = await league.close_week(session, game, monday)
+            except WeekNotOver as error:
+                print(f"tablestakes league close-week: {error.message}", file=sys.stderr)
+                return 1
+            where = f"{game}, week of {result.week.isoformat()}"
+            if result.already_closed:
+                print(f"{where}: already closed at {result.closed_at.isoformat()}; nothing paid now")
+            elif not result.prizes:
+                print(f"{where}: closed; nobody scored, nothing to pay")
+            else:
+                paid = ", ".join(f"{p['coins']} to {p['username']} (place {p['place']}, {p['points']} points)"
+                                 for p in result.prizes)
+                print(f"{where}: closed; paid {paid}")
+    return 0

@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     # --- tables and time ---------------------------------------------------------------------------------------
     online_fill_seconds: float = 20.0
     staked_fill_seconds: float = 60.0
+    simulated_player_level: str = "medium"  # the bot level of the simulated players that fill online tables
+    matchmaking_tick_seconds: float = 0.5  # how often forming tables are checked against their fill time
+    league_check_seconds: float = 60.0  # how often ended league weeks are closed (and stranded pots refunded)
     turn_timer_seconds: float = 30.0
     disconnect_grace_seconds: float = 15.0
     pika_alert_seconds: float = 3.0

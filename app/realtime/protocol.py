@@ -56,10 +56,61 @@ class Ping(_Message):
     id: RequestId = None
 
 
-ClientMessage = Annotated[Union[Join, Leave, Act, Ping], Field(discriminator="type")]
+class Queue(_Message):
+    """Look for a table: sit down at the forming table of this game, seat count and mode. Online tables fill with
+    simulated players after the fill time; staked ones (`stake` one of the offered amounts) take the stake from your
+    wallet now and are cancelled, your stake returned, if not full in time. Closing this socket leaves the queue."""
+
+    type: Literal["queue"]
+    id: RequestId = None
+    game: str = Field(min_length=1, max_length=32, description="pika, stakes, kapern or piker")
+    seats: int = Field(ge=2, le=6, description="the table size, yours included")
+    mode: Literal["online", "staked"] = "online"
+    stake: int | None = Field(default=None, gt=0, description="staked mode only: one of the STAKES amounts (100, 250, 500, 1000)")
+
+
+class Unqueue(_Message):
+    """Leave the queue (a staked seat's stake comes back). Answered even when you were not queued."""
+
+    type: Literal["unqueue"]
+    id: RequestId = None
+
+
+ClientMessage = Annotated[Union[Join, Leave, Act, Ping, Queue, Unqueue], Field(discriminator="type")]
 client_message_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 # --------------------------------------------------------------------------------------------- server -> client
+
+
+class QueueData(_Message):
+    game: str
+    seats: int
+    mode: Literal["online", "staked"]
+    stake: int | None = Field(description="staked tables only")
+
+
+class MatchmakingData(_Message):
+    """Where you are in matchmaking. Which fields come depends on `event`."""
+
+    event: Literal["waiting", "matched", "cancelled", "left", "idle"] = Field(
+        description="waiting: at a forming table; matched: your table formed; cancelled: it will not be played; "
+                    "left: you left the queue; idle: (unqueue) you were not queued")
+    queue: QueueData | None = None
+    players: int | list[str] | None = Field(
+        default=None, description="waiting: how many sit at the forming table; matched: every seat's name")
+    seats: int | None = Field(default=None, description="waiting: the table size")
+    fill_ends_at: float | None = Field(
+        default=None, description="waiting: when the fill time runs out (seconds since the epoch, server clock): "
+                                  "then simulated players fill an online table, a staked one is cancelled")
+    now: float | None = Field(default=None, description="waiting: the server clock now (to correct skew)")
+    table_id: str | None = Field(default=None, description="matched: the table to `join`")
+    seat: int | None = Field(default=None, description="matched: your seat")
+    bot_filled: bool | None = Field(default=None, description="matched: simulated players sit at the table "
+                                                               "(league points are halved)")
+    reason: Literal["fill_time", "cancelled", "stakes_missing", "error"] | None = Field(
+        default=None, description="cancelled: the fill time ran out, your seat was given up while your stake "
+                                  "moved, or the table could not be created")
+    refunded: int | None = Field(default=None, description="cancelled / left: coins returned to your wallet")
 
 
 class Hello(_Message):
@@ -77,6 +128,7 @@ class Ack(_Message):
     table: str | None = None
     version: int | None = None
     seat: int | None = None
+    matchmaking: MatchmakingData | None = Field(default=None, description="`queue` and `unqueue` only")
 
 
 class Error(_Message):
@@ -109,13 +161,22 @@ class TableMessage(_Message):
 
 
 class Notice(_Message):
-    """Something for the player outside a table: an invitation, a room change, a match found."""
+    """Something for the player outside a table: an invitation, a room change."""
 
-    type: Literal["invitation", "room", "matchmaking"]
+    type: Literal["invitation", "room"]
     data: dict[str, Any]
 
 
-ServerMessage = Annotated[Union[Hello, Ack, Error, Pong, TableMessage, Notice], Field(discriminator="type")]
+class Matchmaking(_Message):
+    """News of your place in the queue: someone sat down or left (`waiting`), your table formed (`matched`: join
+    `table_id`), it was cancelled (`cancelled`), you left (`left`)."""
+
+    type: Literal["matchmaking"]
+    data: MatchmakingData
+
+
+ServerMessage = Annotated[Union[Hello, Ack, Error, Pong, TableMessage, Notice, Matchmaking],
+                          Field(discriminator="type")]
 server_message_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 # WebSocket close codes we use (4000-4999 are the application's own).

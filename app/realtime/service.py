@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -10,11 +11,14 @@ from app.realtime.hub import Hub
 from app.tables.actor import TableError
 from app.tables.manager import TableManager
 
+log = logging.getLogger(__name__)
+
 
 class Realtime:
-    def __init__(self, hub: Hub, tables: TableManager):
+    def __init__(self, hub: Hub, tables: TableManager, online: Any = None):
         self.hub = hub
         self.tables = tables
+        self.online = online  # app.online.service.OnlinePlay: matchmaking
 
     def _table(self, table_id: str, user_id: int) -> Any:
         table = self.tables.get(table_id)
@@ -43,9 +47,22 @@ class Realtime:
                 raise TableError("not_joined", "Join the table on this connection before acting.")
             version = await table.act(connection.user_id, message.action, message.seat)
             return {"type": "ack", "table": table.id, "version": version}
+        if isinstance(message, protocol.Queue) and self.online is not None:
+            matchmaking = self.online.matchmaking
+            queue = matchmaking.queue_for(message.game, message.seats, message.mode, message.stake)
+            data = await matchmaking.queue(connection.user_id, queue, connection=connection.id)
+            return {"type": "ack", "matchmaking": data}
+        if isinstance(message, protocol.Unqueue) and self.online is not None:
+            return {"type": "ack", "matchmaking": await self.online.matchmaking.unqueue(connection.user_id)}
         raise TableError("unknown_message", "That message type is not handled.")
 
     async def disconnect(self, connection: Any) -> None:
+        if self.online is not None:
+            # Closing the socket that queued leaves the queue (platform.md: a staked seat's stake comes back).
+            try:
+                await self.online.matchmaking.unqueue(connection.user_id, connection=connection.id)
+            except Exception:
+                log.exception("could not take user %s out of the queue", connection.user_id)
         for table_id in list(connection.tables):
             table = self.tables.get(table_id)
             if table is not None and table.running:

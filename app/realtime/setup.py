@@ -1,4 +1,4 @@
-"""Wiring the live layers into the app: the hub, the table manager, rooms and the /ws route."""
+"""Wiring the live layers into the app: the hub, the table manager, rooms, online play and the /ws route."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from app.online.service import OnlinePlay
 from app.realtime import protocol
 from app.realtime.gateway import websocket_endpoint
 from app.realtime.hub import Hub
@@ -28,11 +29,13 @@ def table_timing(settings: Any) -> TableTiming:
 
 
 def install_routes(app: FastAPI) -> None:
+    from app.online.endpoints import router as online_router
     from app.rooms.endpoints import router as rooms_router
     from app.tables.endpoints import router as tables_router
 
     app.include_router(tables_router)
     app.include_router(rooms_router)
+    app.include_router(online_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
 
@@ -42,12 +45,17 @@ async def open_realtime(app: FastAPI, runtime: Any) -> AsyncIterator[Realtime]:
     store = TableStore(runtime)
     tables = TableManager(runtime, store, table_timing(runtime.settings))
     hub = Hub(runtime.redis)
-    realtime = Realtime(hub, tables)
+    online = OnlinePlay(runtime, tables, hub)
+    online.install(store)  # boosts multiply prizes, online tables add league points
+    realtime = Realtime(hub, tables, online)
     app.state.realtime = realtime
     app.state.rooms = RoomService(runtime)
+    app.state.online = online
     await tables.restore()
+    await online.start()  # matchmaking's fill times and the league's weeks, in one background loop
     try:
         yield realtime
     finally:
+        await online.stop()
         await hub.close_all(protocol.CLOSE_GOING_AWAY, "server shutting down")
         await tables.shutdown()

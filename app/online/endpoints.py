@@ -1,0 +1,147 @@
+"""/api/matchmaking, /api/shop and /api/league. Queueing itself is on the socket (`queue` / `unqueue`), so that
+closing it leaves the queue and the match arrives as a notice; HTTP shows where you are and lets you leave."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.accounts.service import Authenticated
+from app.core.errors import AppError, NotFound
+from app.core.security import SESSION_COOKIE
+from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
+from app.games.registry import UnknownGame, game_names, get_game
+from app.online.league import week_bounds, week_of
+from app.online.service import OnlinePlay
+from app.online.shop import boost_out
+
+router = APIRouter(prefix="/api", tags=["online"])
+
+
+def online(request: Request) -> OnlinePlay:
+    return request.app.state.online
+
+
+async def optional_user(request: Request, runtime: RuntimeDep) -> Authenticated | None:
+    """The logged-in user if the cookie is valid, else None (for public pages that also show "me")."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
+    async with runtime.sessionmaker() as session:
+        try:
+            return await runtime.accounts.authenticate(session, token)
+        except AppError:
+            return None
+
+
+MaybeUser = Annotated[Authenticated | None, Depends(optional_user)]
+
+
+def check_league_game(game: str) -> str:
+    try:
+        get_game(game)
+    except UnknownGame:
+        raise NotFound(f"There is no game called {game!r}; the games are {', '.join(game_names())}.",
+                       code="unknown_game") from None
+    return game
+
+
+# --- matchmaking -----------------------------------------------------------------------------------------
+
+
+@router.get("/matchmaking")
+async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep) -> dict[str, Any]:
+    """Where I am (idle, waiting at a forming table, playing at a matchmade table) and what I can queue for."""
+    settings = runtime.settings
+    here = await online(request).matchmaking.status(auth.user.id)
+    return {
+        **here,
+        "options": {
+            "modes": ["online", "staked"],
+            "stakes": list(settings.stakes),
+            "online_fill_seconds": settings.online_fill_seconds,
+            "staked_fill_seconds": settings.staked_fill_seconds,
+            "games": [{"name": name, "title": get_game(name).title, "min_seats": get_game(name).min_seats,
+                       "max_seats": get_game(name).max_seats} for name in game_names()],
+        },
+    }
+
+
+@router.delete("/matchmaking")
+async def leave_matchmaking(request: Request, auth: BrieflyAuthenticated) -> dict[str, Any]:
+    """Leave the queue, whichever socket queued (a staked seat's stake comes back)."""
+    return await online(request).matchmaking.unqueue(auth.user.id)
+
+
+# --- shop ------------------------------------------------------------------------------------------------
+
+
+class PurchaseIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    item: str = Field(description="booster (the gold booster) or vip (the VIP pass)")
+    request_id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                   description="send the same id again to retry safely: it buys once")
+
+
+@router.get("/shop")
+async def shop(request: Request, auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> dict[str, Any]:
+    """What the shop sells, what I have running and my balance."""
+    service = online(request).shop
+    wallet = await runtime.ledger.wallet_id(session, auth.user.id)
+    return {
+        "items": [item.as_dict() for item in service.items.values()],
+        "active": await service.running_until(session, auth.user.id),
+        "balance": await runtime.ledger.balance(session, wallet),
+    }
+
+
+@router.post("/shop/purchases", status_code=status.HTTP_201_CREATED)
+async def buy(body: PurchaseIn, request: Request, auth: CurrentUser, session: DbSession,
+              runtime: RuntimeDep) -> dict[str, Any]:
+    """Buy the gold booster (starts now, one hour) or the VIP pass (30 days, extended if bought again)."""
+    service = online(request).shop
+    boost = await service.buy(session, auth.user.id, body.item, body.request_id)
+    wallet = await runtime.ledger.wallet_id(session, auth.user.id)
+    return {
+        **boost_out(boost, service.item(boost.kind)),
+        "balance": await runtime.ledger.balance(session, wallet),
+        "active": await service.running_until(session, auth.user.id),
+    }
+
+
+# --- league ----------------------------------------------------------------------------------------------
+
+
+@router.get("/league")
+async def leagues(runtime: RuntimeDep) -> dict[str, Any]:
+    """The leagues (one per game) and the current week."""
+    week = week_of(runtime.clock.now())
+    starts_at, ends_at = week_bounds(week)
+    return {
+        "week": week.isoformat(), "starts_at": starts_at.isoformat(), "ends_at": ends_at.isoformat(),
+        "points": list(runtime.settings.league_points), "prizes": list(runtime.settings.league_prizes),
+        "games": [{"name": name, "title": get_game(name).title} for name in game_names()],
+    }
+
+
+@router.get("/league/{game}")
+async def league_standings(game: str, request: Request, me: MaybeUser, session: DbSession, runtime: RuntimeDep,
+                           week: date | None = Query(default=None, description="any day of the week; default now"),
+                           limit: int = Query(default=50, ge=1, le=200),
+                           offset: int = Query(default=0, ge=0)) -> dict[str, Any]:
+    """One game's standings for a week (public), best first; `me` is my place when logged in."""
+    game = check_league_game(game)
+    monday = week_of(runtime.clock.now()) if week is None else week - timedelta(days=week.weekday())
+    return await online(request).league.standings(session, game, monday, limit=limit, offset=offset,
+                                                  user_id=me.user.id if me else None)
+
+
+@router.get("/league/{game}/weeks")
+async def league_weeks(game: str, request: Request, session: DbSession) -> dict[str, Any]:
+    """The weeks this game's league has standings for, newest first, and whether each is closed (paid)."""
+    game = check_league_game(game)
+    return {"game": game, "weeks": await online(request).league.weeks(session, game)}

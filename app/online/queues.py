@@ -1,0 +1,326 @@
+"""Matchmaking queues in Redis (design.md, "Coordination"): every step one atomic Lua script.
+
+A queue is a game, a number of seats, a mode and a stake (`pika:4:online:0`, `stakes:3:staked:250`). Players who
+queue sit at the queue's *forming table*, which has its id from the first player on (a staked pot is named after
+it). When its seats are taken the table *forms*: its players leave the queue and are marked seated, and the caller
+creates the live table. At the fill deadline (the forming table's first player's arrival plus the fill time) an
+online table forms with whoever is there (simulated players take the other seats) and a staked one is cancelled.
+
+Staked seats are taken in two steps, because the stake moves through the database: `join` takes the seat as
+*staking*, the caller moves the coins, then `confirm`. A table never forms while a seat is staking. A ticket (the
+seat's sequence number at its table) names each sitting-down, so a stake that arrives after its seat was given up
+(left, cancelled) is recognised by `confirm` and refunded, even if the same player sat down again meanwhile.
+
+Keys, all under the `{mm}` hash tag (one cluster slot):
+  {mm}:open:<queue>     the queue's forming table id
+  {mm}:table:<id>       hash: queue, game, seats, mode, stake, state (open|full), deadline (ms), seq
+  {mm}:members:<id>     zset user -> ticket: the seat order
+  {mm}:conn:<id>        hash user -> the socket that queued (closing it leaves the queue)
+  {mm}:staking:<id>     set of users whose stake is not confirmed yet
+  {mm}:user:<user>      the table the user waits at: nobody waits at two
+  {mm}:seated:<user>    the formed table the user plays at (until it finishes; TTL as a safety net)
+  {mm}:due              zset table id -> fill deadline (ms)
+
+Times are milliseconds of the app's injectable clock, passed in by the caller: tests move them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+PREFIX = "{mm}:"
+SEATED_TTL_SECONDS = 6 * 3600  # longer than any game; the finished table clears it first
+
+_COMMON = r"""
+local P = '{mm}:'
+local DUE = P .. 'due'
+local function tkey(T) return P .. 'table:' .. T end
+local function mkey(T) return P .. 'members:' .. T end
+local function ckey(T) return P .. 'conn:' .. T end
+local function skey(T) return P .. 'staking:' .. T end
+local function ukey(U) return P .. 'user:' .. U end
+local function seatkey(U) return P .. 'seated:' .. U end
+local function okey(Q) return P .. 'open:' .. Q end
+
+local function info(T)
+  local flat = redis.call('HGETALL', tkey(T))
+  if #flat == 0 then return nil end
+  local t = {}
+  for i = 1, #flat, 2 do t[flat[i]] = flat[i + 1] end
+  return t
+end
+
+-- {{user, ticket}, ...} in seat order
+local function members(T)
+  local flat = redis.call('ZRANGE', mkey(T), 0, -1, 'WITHSCORES')
+  local out = {}
+  for i = 1, #flat, 2 do out[#out + 1] = {flat[i], flat[i + 1]} end
+  return out
+end
+
+local function describe(T, t, status)
+  return {status = status, table = T, queue = t.queue, game = t.game, seats = t.seats, mode = t.mode,
+          stake = t.stake, deadline = t.deadline}
+end
+
+-- forget a table: it formed, was cancelled or emptied
+local function drop(T, t)
+  if redis.call('GET', okey(t.queue)) == T then redis.call('DEL', okey(t.queue)) end
+  redis.call('DEL', tkey(T), mkey(T), ckey(T), skey(T))
+  redis.call('ZREM', DUE, T)
+end
+
+-- the table forms: its players leave the queue and are seated
+local function form(T, t, ttl)
+  local ms = members(T)
+  for _, m in ipairs(ms) do
+    redis.call('DEL', ukey(m[1]))
+    redis.call('SET', seatkey(m[1]), T, 'EX', ttl)
+  end
+  drop(T, t)
+  local out = describe(T, t, 'formed')
+  out.members = ms
+  return out
+end
+
+-- after a seat is taken or confirmed: form if every seat is taken and staked, else report the wait
+local function settle(T, ticket, ttl)
+  local t = info(T)
+  local out
+  if t.state == 'full' and redis.call('SCARD', skey(T)) == 0 then
+    out = form(T, t, ttl)
+  else
+    out = describe(T, t, 'waiting')
+    out.members = members(T)
+  end
+  out.ticket = ticket
+  return out
+end
+"""
+
+JOIN = _COMMON + r"""
+-- ARGV: queue, user, connection, candidate table id, now, fill ms, seats, mode, stake, game, seated ttl, staking
+local Q, U, conn, candidate = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local now, fill, seats, ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[11])
+local waiting = redis.call('GET', ukey(U))
+if waiting then return cjson.encode({status = 'already_queued', table = waiting}) end
+local seated = redis.call('GET', seatkey(U))
+if seated then return cjson.encode({status = 'already_seated', table = seated}) end
+local T = redis.call('GET', okey(Q))
+if not T then
+  T = candidate
+  redis.call('HSET', tkey(T), 'queue', Q, 'game', ARGV[10], 'seats', seats, 'mode', ARGV[8], 'stake', ARGV[9],
+             'state', 'open', 'deadline', now + fill, 'seq', 0)
+  redis.call('SET', okey(Q), T)
+  redis.call('ZADD', DUE, now + fill, T)
+end
+local ticket = redis.call('HINCRBY', tkey(T), 'seq', 1)
+redis.call('ZADD', mkey(T), ticket, U)
+redis.call('HSET', ckey(T), U, conn)
+redis.call('SET', ukey(U), T)
+if ARGV[12] == '1' then redis.call('SADD', skey(T), U) end
+if redis.call('ZCARD', mkey(T)) >= seats then
+  redis.call('DEL', okey(Q))  -- every seat taken: the next player starts a new table
+  redis.call('HSET', tkey(T), 'state', 'full')
+end
+return cjson.encode(settle(T, tostring(ticket), ttl))
+"""
+
+CONFIRM = _COMMON + r"""
+-- ARGV: table, user, ticket, seated ttl. The stake of this ticket is in the pot.
+local T, U, ticket, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local t = info(T)
+local score = redis.call('ZSCORE', mkey(T), U)
+if not t or not score or tonumber(score) ~= tonumber(ticket) then
+  return cjson.encode({status = 'refund', table = T, ticket = ticket})  -- the seat was given up meanwhile
+end
+redis.call('SREM', skey(T), U)
+return cjson.encode(settle(T, ticket, ttl))
+"""
+
+LEAVE = _COMMON + r"""
+-- ARGV: user, connection ('' = any), ticket ('' = any)
+local U, conn, ticket = ARGV[1], ARGV[2], ARGV[3]
+local T = redis.call('GET', ukey(U))
+if not T then return cjson.encode({status = 'not_queued'}) end
+local t = info(T)
+if not t then
+  redis.call('DEL', ukey(U))
+  return cjson.encode({status = 'not_queued'})
+end
+if conn ~= '' and redis.call('HGET', ckey(T), U) ~= conn then
+  return cjson.encode({status = 'other_connection', table = T})
+end
+local score = redis.call('ZSCORE', mkey(T), U)
+if ticket ~= '' and (not score or tonumber(score) ~= tonumber(ticket)) then
+  return cjson.encode({status = 'other_ticket', table = T})
+end
+redis.call('ZREM', mkey(T), U)
+redis.call('HDEL', ckey(T), U)
+local pending = redis.call('SREM', skey(T), U) == 1
+redis.call('DEL', ukey(U))
+local out = describe(T, t, 'left')
+out.ticket = score
+out.pending = pending
+if redis.call('ZCARD', mkey(T)) == 0 then
+  drop(T, t)
+  out.members = {}
+else
+  if t.state == 'full' then
+    redis.call('HSET', tkey(T), 'state', 'open')
+    if not redis.call('GET', okey(t.queue)) then redis.call('SET', okey(t.queue), T) end
+  end
+  out.members = members(T)
+end
+return cjson.encode(out)
+"""
+
+DUE = _COMMON + r"""
+-- ARGV: now, limit, seated ttl. Online tables past their fill time form with whoever is there; staked ones end.
+local now, limit, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local out = {}
+for _, T in ipairs(redis.call('ZRANGEBYSCORE', DUE, '-inf', now, 'LIMIT', 0, limit)) do
+  local t = info(T)
+  if not t then
+    redis.call('ZREM', DUE, T)
+  elseif t.mode == 'online' then
+    out[#out + 1] = form(T, t, ttl)
+  else
+    local entry = describe(T, t, 'cancelled')
+    entry.members = members(T)
+    for _, m in ipairs(entry.members) do redis.call('DEL', ukey(m[1])) end
+    drop(T, t)
+    out[#out + 1] = entry
+  end
+end
+return cjson.encode(out)
+"""
+
+UNSEAT = r"""
+-- ARGV: table, users...: they no longer play at that table (it finished, or never started)
+local n = 0
+for i = 2, #ARGV do
+  local key = '{mm}:seated:' .. ARGV[i]
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('DEL', key)
+    n = n + 1
+  end
+end
+return n
+"""
+
+
+@dataclass(frozen=True)
+class Queue:
+    game: str
+    seats: int
+    mode: str  # "online" or "staked"
+    stake: int = 0
+
+    @property
+    def key(self) -> str:
+        return f"{self.game}:{self.seats}:{self.mode}:{self.stake}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "seats": self.seats, "mode": self.mode, "stake": self.stake or None}
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one script did. `status`: waiting, formed, cancelled, left, refund, already_queued, already_seated,
+    not_queued, other_connection, other_ticket."""
+
+    status: str
+    table: str | None = None
+    queue: Queue | None = None
+    deadline_ms: int | None = None
+    ticket: int | None = None
+    pending: bool = False
+    members: list[tuple[int, int]] = field(default_factory=list)  # (user id, ticket) in seat order
+
+    @property
+    def user_ids(self) -> list[int]:
+        return [user for user, _ in self.members]
+
+
+def _step(data: dict[str, Any]) -> Step:
+    queue = None
+    if data.get("game"):
+        queue = Queue(data["game"], int(data["seats"]), data["mode"], int(data.get("stake") or 0))
+    members = data.get("members") or []  # cjson writes an empty list as {}
+    return Step(
+        status=data["status"],
+        table=data.get("table"),
+        queue=queue,
+        deadline_ms=int(data["deadline"]) if data.get("deadline") else None,
+        ticket=int(data["ticket"]) if data.get("ticket") not in (None, False, "") else None,
+        pending=bool(data.get("pending")),
+        members=[(int(user), int(ticket)) for user, ticket in members] if isinstance(members, list) else [],
+    )
+
+
+class Matchmaker:
+    """The Redis side of matchmaking. Knows nothing of coins or tables: the caller acts on each `Step`."""
+
+    def __init__(self, redis: Any):
+        self.redis = redis
+        self._join = redis.register_script(JOIN)
+        self._confirm = redis.register_script(CONFIRM)
+        self._leave = redis.register_script(LEAVE)
+        self._due = redis.register_script(DUE)
+        self._unseat = redis.register_script(UNSEAT)
+
+    async def join(self, queue: Queue, user_id: int, *, connection: str, candidate: str, now_ms: int,
+                   fill_ms: int, staking: bool) -> Step:
+        raw = await self._join(args=[queue.key, user_id, connection, candidate, now_ms, fill_ms, queue.seats,
+                                     queue.mode, queue.stake, queue.game, SEATED_TTL_SECONDS, int(staking)])
+        return _step(json.loads(raw))
+
+    async def confirm(self, table_id: str, user_id: int, ticket: int) -> Step:
+        raw = await self._confirm(args=[table_id, user_id, ticket, SEATED_TTL_SECONDS])
+        return _step(json.loads(raw))
+
+    async def leave(self, user_id: int, *, connection: str = "", ticket: int | None = None) -> Step:
+        raw = await self._leave(args=[user_id, connection, "" if ticket is None else ticket])
+        return _step(json.loads(raw))
+
+    async def due(self, now_ms: int, limit: int = 100) -> list[Step]:
+        raw = await self._due(args=[now_ms, limit, SEATED_TTL_SECONDS])
+        data = json.loads(raw)
+        return [_step(item) for item in data] if isinstance(data, list) else []
+
+    async def unseat(self, table_id: str, user_ids: list[int]) -> int:
+        if not user_ids:
+            return 0
+        return int(await self._unseat(args=[table_id, *user_ids]))
+
+    async def seat(self, table_id: str, user_ids: list[int]) -> None:
+        """Mark players seated at a table this node runs (a table resumed after a restart)."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for user_id in user_ids:
+                pipe.set(f"{PREFIX}seated:{user_id}", table_id, ex=SEATED_TTL_SECONDS)
+            await pipe.execute()
+
+    async def where(self, user_id: int) -> tuple[str | None, str | None]:
+        """(the forming table the user waits at, the formed table they play at)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(f"{PREFIX}user:{user_id}")
+            pipe.get(f"{PREFIX}seated:{user_id}")
+            waiting, seated = await pipe.execute()
+        return waiting, seated
+
+    async def forming(self, table_id: str) -> dict[str, Any] | None:
+        """A forming table: its queue, deadline and players (None once it formed, was cancelled or emptied)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(f"{PREFIX}table:{table_id}")
+            pipe.zrange(f"{PREFIX}members:{table_id}", 0, -1)
+            info, members = await pipe.execute()
+        if not info:
+            return None
+        return {
+            "queue": Queue(info["game"], int(info["seats"]), info["mode"], int(info.get("stake") or 0)),
+            "deadline_ms": int(info["deadline"]),
+            "members": [int(user) for user in members],
+        }

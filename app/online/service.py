@@ -1,0 +1,102 @@
+"""Online play as one unit the app starts and stops: matchmaking, stakes, the shop and the league, and the one
+background loop that keeps time for them.
+
+The loop is cheap: every `MATCHMAKING_TICK_SECONDS` one Redis script looks for forming tables past their fill time;
+every `LEAGUE_CHECK_SECONDS` one query looks for league weeks to close and pots left holding coins. It reads the
+app's injectable clock, so tests move time and call `tick()` / `housekeeping()` (or let the loop see it). It is never
+cancelled mid-step: stopping waits for the step in hand (a formed table must be created or cancelled, not forgotten).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from app.online.league import ClosedWeek, LeagueService
+from app.online.matchmaking import MatchmakingService, TableFactory
+from app.online.shop import ShopService
+from app.online.stakes import StakeLedger
+
+log = logging.getLogger(__name__)
+
+STOP_TIMEOUT_SECONDS = 30.0
+
+
+class OnlinePlay:
+    def __init__(self, runtime: Any, tables: Any, hub: Any, *, create_table: TableFactory | None = None):
+        self.runtime = runtime
+        self.shop = ShopService(runtime.settings, runtime.clock, runtime.ledger)
+        self.league = LeagueService(runtime.settings, runtime.clock, runtime.ledger)
+        self.stakes = StakeLedger(runtime.ledger)
+        self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table)
+        self._loop: asyncio.Task | None = None
+        self._stopping = asyncio.Event()
+
+    def install(self, store: Any) -> None:
+        """Plug into table settlement: boosts multiply prizes, settled online tables add league points."""
+        store.multiplier_source = self.shop.multipliers
+        store.settled_listeners.append(self.league.record)
+
+    async def start(self, *, background: bool = True) -> None:
+        """After the live tables were resumed: keep their players seated, refund what cannot finish, start the loop."""
+        await self.matchmaking.adopt_running()
+        try:
+            await self.matchmaking.refund_stranded(at_startup=True)
+        except Exception:
+            log.exception("could not check for stranded staked tables")
+        if background:
+            self._stopping.clear()
+            self._loop = asyncio.get_running_loop().create_task(self._run(), name="online-play")
+
+    async def stop(self) -> None:
+        """Let the loop finish what it is doing (a table half formed must be created or cancelled), then stop."""
+        self._stopping.set()
+        if self._loop is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._loop), STOP_TIMEOUT_SECONDS)
+            except TimeoutError:
+                log.error("the online play loop did not stop in %s s; cancelling it", STOP_TIMEOUT_SECONDS)
+                self._loop.cancel()
+                await asyncio.gather(self._loop, return_exceptions=True)
+            self._loop = None
+        await self.matchmaking.close()
+
+    async def tick(self) -> int:
+        return await self.matchmaking.tick()
+
+    async def housekeeping(self) -> list[ClosedWeek]:
+        """Close every league week that is over (paying its prizes once) and refund stranded pots."""
+        closed = await self.close_due_weeks()
+        await self.matchmaking.refund_stranded()
+        return closed
+
+    async def close_due_weeks(self) -> list[ClosedWeek]:
+        async with self.runtime.sessionmaker() as session:
+            due = await self.league.weeks_to_close(session)
+        closed = []
+        for game, week in due:
+            async with self.runtime.transaction() as session:
+                result = await self.league.close_week(session, game, week)
+            if not result.already_closed:
+                log.info("league %s week %s closed: %s", game, week, result.prizes)
+            closed.append(result)
+        return closed
+
+    async def _run(self) -> None:
+        settings = self.runtime.settings
+        last_housekeeping = float("-inf")
+        while not self._stopping.is_set():
+            try:
+                await asyncio.wait_for(self._stopping.wait(), settings.matchmaking_tick_seconds)
+                return
+            except TimeoutError:
+                pass
+            try:
+                await self.tick()
+                if time.monotonic() - last_housekeeping >= settings.league_check_seconds:
+                    last_housekeeping = time.monotonic()
+                    await self.housekeeping()
+            except Exception:
+                log.exception("online play loop failed; trying again")

@@ -1,0 +1,201 @@
+"""Online play end to end: a real uvicorn, real WebSocket clients queueing, matched tables played to the end, and the
+fill time driven by the app's injectable clock."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+
+import pytest
+
+from app.client import TablestakesClient, bot_chooser
+from app.core.clock import ManualClock
+from app.games.registry import get_game
+from app.realtime.protocol import MatchmakingData
+from app.runtime import open_runtime
+from app.tables.rewards import split_places
+from tests.support.harness import PASSWORD, wipe
+from tests.support.live import live_server
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def live_settings(settings):
+    return settings.model_copy(update={
+        "bot_delay_min_seconds": 0.0, "bot_delay_max_seconds": 0.0, "disconnect_grace_seconds": 0.3,
+        "snapshot_seconds": 0.0, "ws_messages_per_second": 1000.0, "matchmaking_tick_seconds": 0.02,
+        "league_check_seconds": 1e9,
+    })
+
+
+class Online:
+    """A live server on a manual clock, with helpers to make players."""
+
+    def __init__(self, server, clock: ManualClock):
+        self.server = server
+        self.clock = clock
+        self.clients: list[TablestakesClient] = []
+
+    async def player(self, name: str) -> TablestakesClient:
+        client = TablestakesClient(self.server.url)
+        await client.register(name, PASSWORD)
+        await client.connect()
+        self.clients.append(client)
+        return client
+
+    async def close(self) -> None:
+        for client in self.clients:
+            await client.close()
+
+
+@pytest.fixture
+async def online(live_settings, backend):
+    if backend == "services":
+        # The services database is shared by the run's tests: start clean, before the server would resume the
+        # unfinished tables other tests left.
+        async with open_runtime(live_settings) as runtime:
+            await wipe(runtime)
+    clock = ManualClock()
+    async with live_server(live_settings, clock=clock) as server:
+        room = Online(server, clock)
+        try:
+            yield room
+        finally:
+            await room.close()
+
+
+def events(client: TablestakesClient, event: str) -> list[dict]:
+    return [n["data"] for n in client.notices if n["type"] == "matchmaking" and n["data"]["event"] == event]
+
+
+async def queue(client: TablestakesClient, game: str, seats: int, mode: str = "online", stake: int | None = None):
+    reply = await client.request({"type": "queue", "game": game, "seats": seats, "mode": mode, "stake": stake})
+    MatchmakingData.model_validate(reply["matchmaking"])
+    return reply["matchmaking"]
+
+
+async def matched(client: TablestakesClient) -> dict:
+    await client.wait_for(lambda: bool(events(client, "matched")))
+    return events(client, "matched")[-1]
+
+
+def easy_bot(game: str, seat: int, seed: int = 0):
+    return bot_chooser(get_game(game).bots["easy"](seat, random.Random(seed + seat)))
+
+
+async def test_several_clients_matchmaking_at_once_are_seated_once_at_tables_of_the_right_size(online):
+    pika = [await online.player(f"pika{n}") for n in range(5)]
+    kapern = [await online.player(f"kapern{n}") for n in range(3)]
+    await asyncio.gather(*(queue(c, "pika", 2) for c in pika), *(queue(c, "kapern", 3) for c in kapern))
+    for _ in range(250):  # the match notices reach the earlier arrivals on their own sockets
+        full = [c for c in pika + kapern if events(c, "matched")]
+        if len(full) == 7:
+            break
+        await asyncio.sleep(0.02)
+    assert len(full) == 7  # two pika pairs and the kapern three; one pika player still waits
+    (alone,) = [c for c in pika if not events(c, "matched")]
+    assert (await alone.get("/api/matchmaking"))["status"] == "waiting"
+    online.clock.advance(seconds=online.server.runtime.settings.online_fill_seconds + 0.1)
+    filled = await matched(alone)
+    assert filled["bot_filled"] is True and len(filled["players"]) == 2
+    tables = online.server.realtime.tables
+    seen: Counter = Counter()
+    for client in pika + kapern:
+        (notice,) = events(client, "matched")  # exactly one match each
+        table = tables.get(notice["table_id"])
+        assert table.seats[notice["seat"]].user_id == client.user["id"]
+        assert len(table.seats) == (2 if client in pika else 3)
+        seen[client.user["id"]] += sum(1 for t in tables.tables.values() if t.seat_of(client.user["id"]) is not None)
+    assert set(seen.values()) == {1}  # nobody seated twice, nobody at two tables
+    humans = Counter(t.id for t in tables.tables.values() for s in t.seats if not s.is_bot)
+    assert sorted(humans.values()) == [1, 2, 2, 3]
+
+
+async def test_a_staked_table_not_full_in_time_is_cancelled_with_every_stake_back(online):
+    ada, bob = await online.player("ada"), await online.player("bob")
+    for client in (ada, bob):
+        waiting = await queue(client, "stakes", 3, "staked", 250)
+        assert waiting["event"] == "waiting"
+    assert [(await c.get("/api/wallet"))["balance"] for c in (ada, bob)] == [750, 750]
+    online.clock.advance(seconds=59)
+    await asyncio.sleep(0.1)
+    assert not events(ada, "cancelled")
+    online.clock.advance(seconds=1.5)
+    for client in (ada, bob):
+        await client.wait_for(lambda c=client: bool(events(c, "cancelled")))
+        assert events(client, "cancelled")[-1]["refunded"] == 250
+    assert [(await c.get("/api/wallet"))["balance"] for c in (ada, bob)] == [1000, 1000]
+    assert (await ada.get("/api/matchmaking"))["status"] == "idle"
+
+
+async def test_closing_the_socket_that_queued_leaves_the_queue_and_returns_the_stake(online):
+    ada = await online.player("ada")
+    await queue(ada, "pika", 2, "staked", 500)
+    assert (await ada.get("/api/wallet"))["balance"] == 500
+    await ada.disconnect()
+    for _ in range(100):
+        if (await ada.get("/api/matchmaking"))["status"] == "idle":
+            break
+        await asyncio.sleep(0.02)
+    assert (await ada.get("/api/matchmaking"))["status"] == "idle"
+    assert (await ada.get("/api/wallet"))["balance"] == 1000
+    # Errors come back on the socket as readable refusals.
+    await ada.connect()
+    await queue(ada, "pika", 2)
+    with pytest.raises(Exception) as refused:
+        await queue(ada, "kapern", 2)
+    assert refused.value.code == "already_queued"
+    left = await ada.request({"type": "unqueue"})
+    assert left["matchmaking"]["event"] == "left"
+    with pytest.raises(Exception) as refused:
+        await queue(ada, "pika", 2, "staked", 123)
+    assert refused.value.code == "unknown_stake"
+
+
+async def test_a_staked_game_is_played_to_the_end_and_pays_the_pot_xp_and_league_points(online):
+    ada, bob = await online.player("ada"), await online.player("bob")
+    await queue(ada, "pika", 2, "staked", 100)
+    await queue(bob, "pika", 2, "staked", 100)
+    table_id = (await matched(ada))["table_id"]
+    assert (await matched(bob))["table_id"] == table_id
+    for client in (ada, bob):
+        await client.join(table_id)
+    seats = {c.user["id"]: (await matched(c))["seat"] for c in (ada, bob)}
+    results = await asyncio.gather(ada.play(table_id, easy_bot("pika", seats[ada.user["id"]], 1)),
+                                   bob.play(table_id, easy_bot("pika", seats[bob.user["id"]], 2)))
+    placings = results[0].info["outcome"]["placings"]
+    winners = [seat for seat, place in enumerate(placings) if place == 1]
+    points = split_places(placings, [12, 8, 4, 2, 1])
+    for client in (ada, bob):
+        seat = seats[client.user["id"]]
+        pot_share = 200 // len(winners) if seat in winners else 0
+        assert (await client.get("/api/wallet"))["balance"] == 900 + pot_share
+        me = await client.get("/api/me")
+        assert me["xp"] == [30, 20][placings[seat] - 1] + 10
+        league = await client.get("/api/league/pika")
+        assert league["me"]["points"] == points[seat]  # a staked table counts in full
+    assert (await ada.get("/api/matchmaking"))["status"] == "idle"  # free to queue again
+
+
+async def test_a_bot_filled_online_game_is_played_to_the_end_with_boosted_prizes_xp_and_half_league_points(online):
+    ada = await online.player("ada")
+    assert (await ada.post("/api/shop/purchases", {"item": "booster"}))["balance"] == 700
+    await queue(ada, "pika", 3)
+    online.clock.advance(seconds=20.5)
+    notice = await matched(ada)
+    assert notice["bot_filled"]
+    table_id, seat = notice["table_id"], notice["seat"]
+    await ada.join(table_id)
+    state = await ada.play(table_id, easy_bot("pika", seat, 3))
+    placings = state.info["outcome"]["placings"]
+    # Simulated players take places but are paid nothing, and nobody gets their prize.
+    prize = split_places(placings, [80, 40, 20])[seat] * 2  # the gold booster doubles it
+    rewards = state.info["rewards"]
+    assert rewards[str(seat)]["coins"] == prize
+    assert all(rewards[str(s)]["coins"] == 0 for s in range(3) if s != seat)
+    assert (await ada.get("/api/wallet"))["balance"] == 700 + prize
+    assert (await ada.get("/api/me"))["xp"] == [30, 20, 15][placings[seat] - 1] + 10
+    league = await ada.get("/api/league/pika")
+    assert league["me"]["points"] == split_places(placings, [12, 8, 4, 2, 1])[seat] // 2
