@@ -8,10 +8,13 @@ import { ActionButton, coins } from './ui.js';
 import { AuthScreen } from './screens/auth.js';
 import { FriendsScreen } from './screens/friends.js';
 import { HistoryScreen } from './screens/history.js';
+import { LeagueScreen } from './screens/league.js';
 import { LobbyScreen } from './screens/lobby.js';
+import { QueueScreen } from './screens/queue.js';
 import { ResultsScreen } from './screens/results.js';
 import { RoomScreen } from './screens/room.js';
 import { SetupScreen } from './screens/setup.js';
+import { ShopScreen } from './screens/shop.js';
 import { TableScreen } from './screens/table.js';
 import { WalletScreen } from './screens/wallet.js';
 
@@ -20,6 +23,8 @@ const NAV = [
   ['friends', '#/friends', 'Friends'],
   ['games', '#/games', 'My games'],
   ['wallet', '#/wallet', 'Wallet'],
+  ['league', '#/league', 'League'],
+  ['shop', '#/shop', 'Shop'],
 ];
 
 function Header({ me, route }) {
@@ -96,6 +101,9 @@ const SCREENS = {
   results: ResultsScreen,
   wallet: WalletScreen,
   games: HistoryScreen,
+  queue: QueueScreen,
+  league: LeagueScreen,
+  shop: ShopScreen,
 };
 
 function Missing() {

@@ -6,12 +6,15 @@ const ROUTES = [
   ['signup', /^\/signup$/, []],
   ['lobby', /^\/(lobby)?$/, []],
   ['setup', /^\/new\/([a-z]+)\/(bots|friends)$/, ['game', 'mode']],
+  ['queue', /^\/play\/([a-z]+)\/(online|staked)$/, ['game', 'mode']],
   ['friends', /^\/friends$/, []],
   ['room', /^\/room\/([\w-]+)$/, ['id']],
   ['table', /^\/table\/([\w-]+)$/, ['id']],
   ['results', /^\/results\/([\w-]+)$/, ['id']],
   ['wallet', /^\/wallet$/, []],
   ['games', /^\/games$/, []],
+  ['league', /^\/league$/, []],
+  ['shop', /^\/shop$/, []],
 ];
 
 export function parseRoute(hash = location.hash) {

@@ -75,6 +75,20 @@ function onNotice(message) {
     });
     return;
   }
+  if (message.type === 'matchmaking') {
+    // A table formed for me while I was on another screen: take me there (the queue screen does the same).
+    const data = message.data || {};
+    const here = parseRoute();
+    if (data.event === 'matched' && data.table_id && here.name !== 'queue'
+        && !(here.name === 'table' && here.params.id === data.table_id)) {
+      go(`/table/${data.table_id}`);
+    }
+    if (data.event === 'cancelled' && here.name !== 'queue') {
+      toast(`Your ${data.queue?.mode === 'staked' ? 'staked ' : ''}table was cancelled${data.refunded ? `; ${data.refunded} coins are back in your wallet` : ''}.`, 'warning', 8);
+      refreshMe();
+    }
+    return;
+  }
   if (message.type === 'room') {
     const { event, room } = message.data;
     const me = store.me;

@@ -48,7 +48,7 @@ async def test_a_reordered_hand_survives_a_reload_and_a_dropped_socket_rejoins_f
                                profile_root=profiles) as player:
             page = player.page
             await sign_up(player)
-            await page.get_by_role("link", name="Practice vs bots").click()
+            await page.get_by_role("article", name="Pika", exact=True).get_by_role("link", name="Practice vs bots").click()
             await page.get_by_label("Time per turn").select_option("120")  # nothing times out while we arrange
             await page.get_by_role("button", name="Start game").click()
             await page.locator(HAND).first.wait_for()

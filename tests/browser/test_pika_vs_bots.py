@@ -55,7 +55,7 @@ async def test_a_new_player_signs_up_and_plays_pika_against_bots_to_the_results(
             await page.get_by_role("heading", name="Hello, ada_phone").wait_for()
 
             # Settings for a practice table.
-            await page.get_by_role("link", name="Practice vs bots").click()
+            await page.get_by_role("article", name="Pika", exact=True).get_by_role("link", name="Practice vs bots").click()
             await page.get_by_role("heading", name="Pika: practice vs bots").wait_for()
             await page.locator("label", has_text="3").filter(has=page.locator("input[name=seats]")).click()
             await page.locator("label", has_text="Easy").click()

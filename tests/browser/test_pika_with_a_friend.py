@@ -51,7 +51,7 @@ async def test_two_players_befriend_invite_by_username_and_play_pika_to_the_end(
             # A room: the host invites by username; the guest, still on the friends screen, accepts the invitation
             # as it arrives over the socket.
             await host.page.get_by_role("link", name="Play", exact=True).click()
-            await host.page.get_by_role("link", name="Play with friends").click()
+            await host.page.get_by_role("article", name="Pika", exact=True).get_by_role("link", name="Play with friends").click()
             await host.page.get_by_role("heading", name="Pika: play with friends").wait_for()
             await host.shot("room-settings")
             await host.page.get_by_role("button", name="Create room").click()

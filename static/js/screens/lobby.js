@@ -36,6 +36,19 @@ function Invitations({ invitations }) {
   </section>`;
 }
 
+function Queued({ status }) {
+  if (!status || status.status !== 'waiting') return null;
+  const queue = status.queue;
+  return html`<section class="card" aria-labelledby="queued-title">
+    <h2 id="queued-title">Looking for a table</h2>
+    <div class="list-row">
+      <span><strong>${GAMES[queue.game]?.title || queue.game}</strong> · ${MODE_NAMES[queue.mode] || queue.mode} ·${' '}
+        ${status.players} of ${status.seats} seats taken</span>
+      <a class="btn btn-primary btn-small" href=${`#/play/${queue.game}/${queue.mode}`}>Open</a>
+    </div>
+  </section>`;
+}
+
 function Rooms({ rooms, me }) {
   if (!rooms.length) return null;
   return html`<section class="card" aria-labelledby="rooms-title">
@@ -62,6 +75,8 @@ function GameCard({ game }) {
       <div class="row">
         <a class="btn btn-primary" href=${`#/new/${game.name}/bots`}>Practice vs bots</a>
         <a class="btn" href=${`#/new/${game.name}/friends`}>Play with friends</a>
+        <a class="btn" href=${`#/play/${game.name}/online`} aria-label=${`Play ${game.title} online`}>Play online</a>
+        <a class="btn" href=${`#/play/${game.name}/staked`} aria-label=${`${game.title}: staked table`}>Staked table</a>
       </div>
     </div>
   </article>`;
@@ -72,6 +87,7 @@ export function LobbyScreen({ me }) {
   const games = useLoad(() => get('/api/games'));
   const live = useLoad(() => get('/api/tables/mine'));
   const rooms = useLoad(() => get('/api/rooms'));
+  const queued = useLoad(() => get('/api/matchmaking'));
   useEffect(() => {
     refreshMe();
     loadInvitations();
@@ -83,6 +99,7 @@ export function LobbyScreen({ me }) {
       <div class="stat stat-xp"><${XpBar} me=${me} /></div>
     </section>
     ${live.data && html`<${InProgress} tables=${live.data.tables} />`}
+    <${Queued} status=${queued.data} />
     <${Invitations} invitations=${state.invitations} />
     ${rooms.data && html`<${Rooms} rooms=${rooms.data.rooms} me=${me} />`}
     <section aria-labelledby="games-title">

@@ -6,6 +6,19 @@ import { refreshMe } from '../session.js';
 import { ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useLoad, when, XpBar } from '../ui.js';
 
 const MEDALS = { 1: 'gold', 2: 'silver', 3: 'bronze' };
+const LEAGUE_MODES = ['online', 'staked'];
+
+/** Where "Play again" leads: the same mode's settings (or queue) for the same game. */
+function againLink(game) {
+  if (LEAGUE_MODES.includes(game.mode)) return `#/play/${game.game}/${game.mode}`;
+  return `#/new/${game.game}/${game.mode === 'bots' ? 'bots' : 'friends'}`;
+}
+
+/** The score column's heading: a module's `scoreTitle` is a string, or a function of the seat count. */
+function scoreTitle(module, seats) {
+  const title = module.scoreTitle;
+  return (typeof title === 'function' ? title(seats) : title) || 'Score';
+}
 
 export function ResultsScreen({ params, me }) {
   const record = useLoad(() => get(`/api/games/${params.id}`), [params.id]);
@@ -34,6 +47,9 @@ export function ResultsScreen({ params, me }) {
     ${mine && html`<section class="card earned" aria-label="What you earned">
       <div class="stat"><span class="stat-label">Coins</span><span class="stat-value">${signed(earnedCoins)}</span></div>
       <div class="stat"><span class="stat-label">XP</span><span class="stat-value">${signed(earnedXp)}</span></div>
+      ${LEAGUE_MODES.includes(game.mode) && html`<div class="stat"><span class="stat-label">League points</span>
+        <span class="stat-value">${signed(mine.reward.league_points || 0)}</span></div>`}
+      ${mine.reward.pot > 0 && html`<p class="muted">Your share of the pot: ${signed(mine.reward.pot)} coins.</p>`}
       ${mine.reward.left && html`<p class="banner banner-warning">A bot played most of your turns, so this game
         counts as left: no prize and no XP.</p>`}
       ${game.mode === 'bots' && html`<p class="muted">Practice games against bots pay no coins and no XP.</p>`}
@@ -43,7 +59,7 @@ export function ResultsScreen({ params, me }) {
       <h2 id="placings-title">Placings</h2>
       <table class="results">
         <thead><tr><th scope="col">Place</th><th scope="col">Player</th>
-          ${module?.scoreLabel && html`<th scope="col">${module.scoreTitle || 'Score'}</th>`}
+          ${module?.scoreLabel && html`<th scope="col">${scoreTitle(module, game.seats.length)}</th>`}
           <th scope="col" class="num">Coins</th><th scope="col" class="num">XP</th></tr></thead>
         <tbody>
           ${rows.map((row) => html`<tr key=${row.index} class=${row.index === mySeat ? 'mine' : ''}>
@@ -51,7 +67,7 @@ export function ResultsScreen({ params, me }) {
             <td>${row.seat.name}${row.index === mySeat ? html` <span class="tag tag-you">you</span>` : ''}
               ${row.seat.kind === 'bot' && html` <span class="tag tag-bot">bot</span>`}
               ${row.reward.left && html` <span class="tag tag-away">left</span>`}</td>
-            ${module?.scoreLabel && html`<td>${game.scores ? module.scoreLabel(game.scores[row.index]) : ''}</td>`}
+            ${module?.scoreLabel && html`<td>${game.scores ? module.scoreLabel(game.scores[row.index], { seats: game.seats.length }) : ''}</td>`}
             <td class="num">${signed((row.reward.coins || 0) + (row.reward.pot || 0))}</td>
             <td class="num">${signed(row.reward.xp || 0)}</td>
           </tr>`)}
@@ -59,7 +75,8 @@ export function ResultsScreen({ params, me }) {
       </table>
     </section>
     <div class="row">
-      ${module && html`<a class="btn btn-primary" href=${`#/new/${game.game}/${game.mode === 'bots' ? 'bots' : 'friends'}`}>Play again</a>`}
+      ${module && html`<a class="btn btn-primary" href=${againLink(game)}>Play again</a>`}
+      ${LEAGUE_MODES.includes(game.mode) && html`<a class="btn" href=${`#/league?game=${game.game}`}>League standings</a>`}
       <a class="btn" href="#/lobby">Back to the lobby</a>
       <a class="btn btn-ghost" href="#/games">My past games</a>
     </div>

@@ -14,7 +14,7 @@ const TURN_CHOICES = [
 ];
 
 const BOT_LEVELS = [
-  ['easy', 'Easy', 'plays any legal card'],
+  ['easy', 'Easy', 'plays any legal move'],
   ['medium', 'Medium', 'plays sensibly'],
   ['hard', 'Hard', 'plans ahead'],
 ];
@@ -34,7 +34,7 @@ function Choice({ name, legend, options, value, onChange }) {
 function SetupForm({ game, module, mode, invite: initialInvite }) {
   const friends = mode === 'friends';
   const span = [];
-  for (let n = game.min_seats; n <= game.max_seats; n += 1) span.push([n, `${n}`]);
+  for (let n = game.min_seats; n <= game.max_seats; n += 1) span.push([n, `${n}`, module.seatNote ? module.seatNote(n) : null]);
   const [seats, setSeats] = useState(friends ? game.min_seats : Math.min(game.max_seats, game.min_seats + 1));
   const [level, setLevel] = useState('medium');
   const [turn, setTurn] = useState(30);

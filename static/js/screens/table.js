@@ -57,7 +57,9 @@ function SeatStrip({ info, view, module, acting }) {
       const mine = seat.seat === info.my_seat;
       const turn = acting.includes(seat.seat);
       let status;
-      if (seat.kind === 'bot') status = html`<span class="tag tag-bot">bot${seat.bot_level ? ` · ${seat.bot_level}` : ''}</span>`;
+      // Online tables fill empty seats with simulated players (platform.md): say so rather than "bot".
+      if (seat.kind === 'bot' && info.mode === 'online') status = html`<span class="tag tag-bot">simulated</span>`;
+      else if (seat.kind === 'bot') status = html`<span class="tag tag-bot">bot${seat.bot_level ? ` · ${seat.bot_level}` : ''}</span>`;
       else if (seat.away) status = html`<span class="tag tag-away">away · bot covers</span>`;
       else if (!seat.connected) status = html`<span class="tag tag-offline">offline</span>`;
       else status = html`<span class="tag tag-online">online</span>`;
@@ -141,7 +143,7 @@ function GameOver({ info, module, id }) {
     <ol class="placings-mini">
       ${order.map(({ p, seat }) => html`<li key=${seat}><span class="place">${ordinal(p)}</span>
         ${seatName(info.seats[seat])}${seat === me ? ' (you)' : ''}
-        ${outcome.scores && module.scoreLabel && html`<span class="muted"> · ${module.scoreLabel(outcome.scores[seat])}</span>`}</li>`)}
+        ${outcome.scores && module.scoreLabel && html`<span class="muted"> · ${module.scoreLabel(outcome.scores[seat], { seats: info.seats.length })}</span>`}</li>`)}
     </ol>
     ${reward && html`<p>${signed((reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP</p>`}
     <div class="row">
