@@ -111,16 +111,22 @@ def grant(username: str, coins: int, reason: str) -> int:
     return 0
 
 
-async def _grant(settings: Settings, username: str, coins: int, reason: str) -> int:
+async def _user_named(runtime: object, session: object, username: str) -> object:
+    """The user an operator command names; LookupError (printed by the command) if there is none."""
     from app.accounts.service import UnknownUser
+
+    try:
+        return await runtime.accounts.user_by_username(session, username)  # type: ignore[attr-defined]
+    except UnknownUser:
+        raise LookupError(f"no user called {username!r}") from None
+
+
+async def _grant(settings: Settings, username: str, coins: int, reason: str) -> int:
     from app.runtime import open_runtime
 
     await _migrate(settings)
     async with open_runtime(settings) as runtime, runtime.transaction() as session:
-        try:
-            user = await runtime.accounts.user_by_username(session, username)
-        except UnknownUser:
-            raise LookupError(f"no user called {username!r}") from None
+        user = await _user_named(runtime, session, username)
         wallet = await runtime.ledger.wallet_id(session, user.id)
         # Each run of the command is one grant: a fresh key, so running it twice grants twice, on purpose.
         posted = await runtime.ledger.credit(session, wallet, coins, key=f"grant:{uuid.uuid4().hex}",
@@ -166,16 +172,12 @@ def grant_item(username: str, item: str, reason: str) -> int:
 
 
 async def _grant_item(settings: Settings, username: str, item: str, reason: str) -> str:
-    from app.accounts.service import UnknownUser
     from app.online.shop import ShopService
     from app.runtime import open_runtime
 
     await _migrate(settings)
     async with open_runtime(settings) as runtime, runtime.transaction() as session:
-        try:
-            user = await runtime.accounts.user_by_username(session, username)
-        except UnknownUser:
-            raise LookupError(f"no user called {username!r}") from None
+        user = await _user_named(runtime, session, username)
         boost = await ShopService(settings, runtime.clock, runtime.ledger).grant(session, user.id, item, reason)
         return boost.ends_at.isoformat()
 

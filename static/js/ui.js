@@ -131,3 +131,43 @@ export function ActionButton({ onAction, children, class: cls = 'btn', label, di
     ${error && html`<${ErrorNote} error=${error} />`}
   </span>`;
 }
+
+// A one-field form that sends a username (add a friend, invite to a room): empty input refused locally, the
+// server's refusal shown under it, `send(username)` returning the note to show on success.
+export function UsernameForm({ id, label, button, emptyMessage, send, class: cls = 'form inline-form' }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (event) => {
+    event.preventDefault();
+    const username = name.trim();
+    if (!username) {
+      setError(emptyMessage);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setNote('');
+    try {
+      setNote(await send(username));
+      setName('');
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class=${cls} onSubmit=${submit}>
+    <div class="field">
+      <label for=${id}>${label}</label>
+      <div class="row nowrap">
+        <input id=${id} value=${name} maxlength="40" autocomplete="off" placeholder="username"
+          onInput=${(e) => setName(e.currentTarget.value)} />
+        <button type="submit" class="btn btn-primary" disabled=${busy}>${button}</button>
+      </div>
+    </div>
+    ${note && html`<p class="ok-note" role="status">${note}</p>`}
+    <${ErrorNote} error=${error} />
+  </form>`;
+}

@@ -3,48 +3,18 @@ import { del, get, post, put } from '../api.js';
 import { html, useEffect, useState } from '../lib.js';
 import { go } from '../router.js';
 import { toast } from '../state.js';
-import { ActionButton, ErrorNote, Loading, Page, useLoad } from '../ui.js';
+import { ActionButton, ErrorNote, Loading, Page, UsernameForm, useLoad } from '../ui.js';
 
 const PRESENCE_POLL_MS = 10000;
 
 function AddFriend({ onDone }) {
-  const [name, setName] = useState('');
-  const [error, setError] = useState(null);
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event) => {
-    event.preventDefault();
-    const username = name.trim();
-    if (!username) {
-      setError('Enter a username.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    setNote('');
-    try {
-      const answer = await post('/api/friends/requests', { username });
-      setNote(answer.status === 'friends' ? `You and ${username} are now friends.` : `Request sent to ${username}.`);
-      setName('');
-      onDone();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+  const send = async (username) => {
+    const answer = await post('/api/friends/requests', { username });
+    onDone();
+    return answer.status === 'friends' ? `You and ${username} are now friends.` : `Request sent to ${username}.`;
   };
-  return html`<form class="card form inline-form" onSubmit=${submit}>
-    <div class="field">
-      <label for="friend-name">Add a friend by username</label>
-      <div class="row nowrap">
-        <input id="friend-name" value=${name} maxlength="40" autocomplete="off" placeholder="username"
-          onInput=${(e) => setName(e.currentTarget.value)} />
-        <button type="submit" class="btn btn-primary" disabled=${busy}>Send request</button>
-      </div>
-    </div>
-    ${note && html`<p class="ok-note" role="status">${note}</p>`}
-    <${ErrorNote} error=${error} />
-  </form>`;
+  return html`<${UsernameForm} id="friend-name" label="Add a friend by username" button="Send request"
+    emptyMessage="Enter a username." send=${send} class="card form inline-form" />`;
 }
 
 function Presence({ online }) {

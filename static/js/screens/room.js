@@ -4,7 +4,7 @@ import { gameModule } from '../games/index.js';
 import { html, useEffect, useRef, useState } from '../lib.js';
 import { go } from '../router.js';
 import { socket } from '../socket.js';
-import { ActionButton, ErrorNote, Loading, Page, useLoad } from '../ui.js';
+import { ActionButton, ErrorNote, Loading, Page, UsernameForm, useLoad } from '../ui.js';
 
 const EVENT_NOTES = {
   joined: 'Someone joined the room.',
@@ -21,42 +21,12 @@ function seatLabel(seat) {
 }
 
 function InviteForm({ room }) {
-  const [name, setName] = useState('');
-  const [error, setError] = useState(null);
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event) => {
-    event.preventDefault();
-    const username = name.trim();
-    if (!username) {
-      setError('Enter the username of the person to invite.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    setNote('');
-    try {
-      await post(`/api/rooms/${room.id}/invitations`, { username });
-      setNote(`Invitation sent to ${username}.`);
-      setName('');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+  const send = async (username) => {
+    await post(`/api/rooms/${room.id}/invitations`, { username });
+    return `Invitation sent to ${username}.`;
   };
-  return html`<form class="form inline-form" onSubmit=${submit}>
-    <div class="field">
-      <label for="invite-name">Invite by username</label>
-      <div class="row nowrap">
-        <input id="invite-name" value=${name} maxlength="40" autocomplete="off" placeholder="username"
-          onInput=${(e) => setName(e.currentTarget.value)} />
-        <button type="submit" class="btn btn-primary" disabled=${busy}>Invite</button>
-      </div>
-    </div>
-    ${note && html`<p class="ok-note" role="status">${note}</p>`}
-    <${ErrorNote} error=${error} />
-  </form>`;
+  return html`<${UsernameForm} id="invite-name" label="Invite by username" button="Invite"
+    emptyMessage="Enter the username of the person to invite." send=${send} />`;
 }
 
 function AddBot({ room, onRoom }) {
