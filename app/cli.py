@@ -11,9 +11,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablestakes", description="Tablestakes: card and dice games online.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    # `tablestakes --port 9000` works too: serving is the default command. (Separate names, because a
+    # subcommand's defaults would overwrite the top level's values.)
     serve = commands.add_parser("serve", help="apply migrations, then serve (the default command)")
-    serve.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=None, help="port to bind (default 8000; 0 picks a free one)")
+    for where, prefix in ((parser, "default_"), (serve, "")):
+        where.add_argument("--host", dest=f"{prefix}host", default=None, help="address to bind (default 127.0.0.1)")
+        where.add_argument("--port", dest=f"{prefix}port", type=int, default=None,
+                           help="port to bind (default 8000; 0 picks a free one)")
 
     commands.add_parser("migrate", help="upgrade the database to the newest schema")
 
@@ -52,7 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "serve":
         from app import commands
 
-        return commands.serve(getattr(args, "host", None), getattr(args, "port", None))
+        host = getattr(args, "host", None) or args.default_host
+        port = getattr(args, "port", None)
+        return commands.serve(host, args.default_port if port is None else port)
     if command == "migrate":
         from app import commands
 
