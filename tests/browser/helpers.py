@@ -216,10 +216,15 @@ async def play_pika(player: Player, *, server: Any = None, table_id: str | None 
             assert all("Pika" in text or "alert" in text for text in stats.refusals), stats.refusals
             return stats
         version = await table_version(page)
-        pika = page.get_by_role("button", name="Pika!", exact=True)
-        if await pika.count() and await pika.is_enabled():
+        # The alert can end between looking and clicking (it expires, or the other player calls first), so look for
+        # an enabled button in one query and give the click a short leash instead of the default 30 s.
+        pika = page.get_by_role("button", name="Pika!", exact=True, disabled=False)
+        if await pika.count():
             await first_time("alert")
-            await pika.click()
+            try:
+                await pika.click(timeout=1000)
+            except PlaywrightError:
+                continue
             stats.pika_calls += 1
             await _wait_for_change(page, version, stats)
             continue
