@@ -13,12 +13,16 @@ Convention shared by every engine: after `shuffle(items)`, `items[0]` is the fir
 from __future__ import annotations
 
 import secrets
+import struct
 from collections import Counter
 from hashlib import blake2b
 from typing import Any, Protocol, runtime_checkable
 
 _WORDS_PER_BLOCK = 8  # a 64-byte BLAKE2b digest gives eight 64-bit words
 _WORD_BITS = 64
+_unpack_block = struct.Struct("<8Q").unpack  # a digest as eight little-endian 64-bit words
+# Rejection-sampling limits for small ranges, precomputed: shuffles of up to a 256-card deck ask for them in a loop.
+_SMALL_LIMITS = [0] + [(1 << _WORD_BITS) - ((1 << _WORD_BITS) % n) for n in range(1, 257)]
 
 
 @runtime_checkable
@@ -44,7 +48,7 @@ def new_seed() -> bytes:
 class HashRandom:
     """BLAKE2b in counter mode, keyed by the seed: block i = BLAKE2b(key=seed, data=i)."""
 
-    __slots__ = ("seed", "_block", "_words", "_next")
+    __slots__ = ("seed", "_keyed", "_block", "_words", "_next")
 
     def __init__(self, seed: bytes | str | None = None, *, block: int = 0, next_word: int = _WORDS_PER_BLOCK):
         if seed is None:
@@ -55,6 +59,8 @@ class HashRandom:
             # BLAKE2b keys are at most 64 bytes; longer text seeds are hashed down first.
             seed = blake2b(seed, digest_size=32).digest()
         self.seed: bytes = seed
+        # BLAKE2b absorbs the key as a first block of its own: absorb it once here, copy that state per block.
+        self._keyed = blake2b(key=seed, digest_size=64)
         self._block = block
         self._next = next_word
         self._words: list[int] = []
@@ -63,8 +69,9 @@ class HashRandom:
             self._words = self._block_words(block - 1)
 
     def _block_words(self, index: int) -> list[int]:
-        digest = blake2b(index.to_bytes(8, "little"), key=self.seed, digest_size=64).digest()
-        return [int.from_bytes(digest[i : i + 8], "little") for i in range(0, 64, 8)]
+        hasher = self._keyed.copy()
+        hasher.update(index.to_bytes(8, "little"))
+        return list(_unpack_block(hasher.digest()))
 
     def _word(self) -> int:
         if self._next >= _WORDS_PER_BLOCK:
@@ -76,12 +83,13 @@ class HashRandom:
         return word
 
     def randbelow(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("randbelow needs n > 0")
+        if not 0 < n <= 1 << _WORD_BITS:
+            # Past 2**64 one word cannot cover the range (and the rejection limit would be 0).
+            raise ValueError(f"randbelow needs 0 < n <= 2**64, not {n}")
         if n == 1:
             return 0
         # Rejection sampling keeps every value equally likely.
-        limit = (1 << _WORD_BITS) - ((1 << _WORD_BITS) % n)
+        limit = _SMALL_LIMITS[n] if n <= 256 else (1 << _WORD_BITS) - ((1 << _WORD_BITS) % n)
         while True:
             word = self._word()
             if word < limit:
@@ -91,10 +99,24 @@ class HashRandom:
         return self.randbelow(sides) + 1
 
     def shuffle(self, items: list) -> None:
-        # Fisher-Yates.
+        # Fisher-Yates, drawing exactly the words randbelow(i + 1) would, with the word stream inlined: dealing a
+        # deck is most of the cost of starting a game.
+        words, next_word, block = self._words, self._next, self._block
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _SMALL_LIMITS[n] if n <= 256 else (1 << _WORD_BITS) - ((1 << _WORD_BITS) % n)
+            while True:
+                if next_word >= _WORDS_PER_BLOCK:
+                    words = self._block_words(block)
+                    block += 1
+                    next_word = 0
+                word = words[next_word]
+                next_word += 1
+                if word < limit:
+                    break
+            j = word % n
             items[i], items[j] = items[j], items[i]
+        self._words, self._next, self._block = words, next_word, block
 
     def choice(self, items: list):
         return items[self.randbelow(len(items))]

@@ -148,7 +148,11 @@ def play_game(
     return PlayedGame(game, decisions, violations)
 
 
-def make_bots(game_cls: type[Game], levels: Sequence[str], seed: Any) -> list[Bot]:
+def make_bots(
+    game_cls: type[Game], levels: Sequence[str], seed: Any, rngs: Sequence[random.Random] | None = None
+) -> list[Bot]:
+    """One bot per seat. Each gets `rngs[seat]` when given (a long run keeps one stream per seat, because seeding
+    a fresh generator costs more than a short game's moves), else a generator seeded from `seed` and the seat."""
     bots = []
     for seat, level in enumerate(levels):
         try:
@@ -156,7 +160,7 @@ def make_bots(game_cls: type[Game], levels: Sequence[str], seed: Any) -> list[Bo
         except KeyError:
             known = ", ".join(game_cls.bots) or "none yet"
             raise ValueError(f"{game_cls.title} has no bot level {level!r} (levels: {known})") from None
-        bots.append(bot_cls(seat, random.Random(f"{seed}:{seat}")))
+        bots.append(bot_cls(seat, rngs[seat] if rngs is not None else random.Random(f"{seed}:{seat}")))
     return bots
 
 
@@ -249,10 +253,11 @@ def simulate(
     decisions = 0
     unfinished = 0
     started = time.perf_counter()
+    seat_rngs = [random.Random(f"simulate-bots:{seed}:{seat}") for seat in range(players)]
     for index in range(games):
         seat_levels = lineup(bots, players, index)
         game = game_cls.create(players, options, HashRandom(f"simulate:{seed}:{index}"))
-        seat_bots = make_bots(game_cls, seat_levels, f"{seed}:{index}")
+        seat_bots = make_bots(game_cls, seat_levels, seed, seat_rngs)
         try:
             played = play_game(game, seat_bots, check=check)
         except GameDidNotEnd as error:

@@ -42,6 +42,30 @@ def test_hash_random_shuffle_is_a_permutation():
     assert sorted(items) == list(range(108)) and items != list(range(108))
 
 
+def test_hash_random_shuffle_is_fisher_yates_over_its_own_randbelow():
+    # shuffle reads the word stream inline for speed; it must draw exactly what randbelow would, so a stored seed
+    # replays the same deals whichever of the two an engine used.
+    for size in (2, 41, 108, 300):
+        shuffled, reference = list(range(size)), list(range(size))
+        fast, slow = HashRandom(b"same-seed"), HashRandom(b"same-seed")
+        fast.randbelow(7)  # start mid-block
+        slow.randbelow(7)
+        fast.shuffle(shuffled)
+        for i in range(size - 1, 0, -1):
+            j = slow.randbelow(i + 1)
+            reference[i], reference[j] = reference[j], reference[i]
+        assert shuffled == reference
+        assert fast.to_state() == slow.to_state()
+
+
+def test_hash_random_refuses_ranges_one_word_cannot_cover():
+    rng = HashRandom(b"bounds")
+    assert 0 <= rng.randbelow(2**64) < 2**64
+    for bad in (0, -3, 2**64 + 1):
+        with pytest.raises(ValueError):
+            rng.randbelow(bad)
+
+
 def test_new_games_get_distinct_secret_seeds():
     assert HashRandom().seed != HashRandom().seed
 
