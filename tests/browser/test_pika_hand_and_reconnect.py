@@ -61,7 +61,9 @@ async def test_a_reordered_hand_survives_a_reload_and_a_dropped_socket_rejoins_f
             before = await shown_hand(page)
             assert before == server_hand() and len(before) == 7
 
-            # Drag the first card onto the last one, with the mouse, as a person would.
+            # Drag the first card onto the last one, with the mouse, as a person would. Wait for our turn first: the
+            # bots then wait for us, so nothing moves the cards between measuring them and pressing the mouse.
+            await page.locator(".turn-bar.turn-mine").wait_for()
             first = await page.locator(HAND).first.bounding_box()
             last = await page.locator(HAND).last.bounding_box()
             await page.mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] / 2)
