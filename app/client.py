@@ -24,6 +24,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+KEEPALIVE_EXPIRY_SECONDS = 2.0  # below the server's 5 s idle keep-alive (see TablestakesClient.__init__)
+
 
 class ClientError(Exception):
     """The server refused a request: `code` and `message` as it sent them (HTTP or socket)."""
@@ -66,7 +68,11 @@ class TablestakesClient:
         self.base_url = base_url.rstrip("/")
         self.origin = origin
         self.timeout = timeout
-        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout)
+        # uvicorn closes an idle keep-alive connection after 5 s, and httpx keeps one for 5 s too: a request sent
+        # just as the server closes fails with ReadError. Dropping idle connections sooner avoids that race.
+        self.http = httpx.AsyncClient(
+            base_url=self.base_url, timeout=timeout, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY_SECONDS)
+        )
         self.socket: ClientConnection | None = None
         self.tables: dict[str, TableState] = {}
         self.notices: list[dict[str, Any]] = []
