@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from app.games.stakes.game import Stakes
 from tests.browser.dice_tables import stakes_put_on_top
 from tests.browser.helpers import DESKTOP, PHONE, open_player, sign_up
 from tests.support.live import live_server
@@ -25,7 +26,21 @@ def label(card: str) -> str:
     return f"{RANK_WORD.get(rank, rank)} of {SUIT_WORD[suit]}"
 
 
-async def test_the_peek_dialog_shows_for_the_peeker_only(browser_settings, playwright, profiles):
+@pytest.fixture
+def jacks_at_the_bottom(monkeypatch):
+    """A stated deal: every Jack dealt last, so the bot cannot flip one (and peek, which pins the top cards)
+    before one of the two people gets a turn; the test then puts a Jack on top for that person's Flip."""
+    dealt = Stakes.create.__func__
+
+    def create(cls, seats, options, rng):
+        game = dealt(cls, seats, options, rng)
+        game.deck.sort(key=lambda card: card[:-1] == "J")  # stable: the other cards keep the shuffled order
+        return game
+
+    monkeypatch.setattr(Stakes, "create", classmethod(create))
+
+
+async def test_the_peek_dialog_shows_for_the_peeker_only(browser_settings, playwright, profiles, jacks_at_the_bottom):
     async with live_server(browser_settings) as server:
         async with (
             open_player(playwright, server.url, "ann_host", viewport=DESKTOP, label="peek-host",
