@@ -58,6 +58,27 @@ def test_hash_random_shuffle_is_fisher_yates_over_its_own_randbelow():
         assert fast.to_state() == slow.to_state()
 
 
+def test_hash_random_shuffle_follows_randbelow_through_rejections_too(monkeypatch):
+    # Real rejections are about 1 in 10**17; lower the limits so that half the words are rejected, in shuffle and
+    # randbelow alike, and the two must still agree word for word (block boundaries included).
+    import app.games.rng as rng_module
+
+    half = [0] + [((1 << 63) // n) * n for n in range(1, 257)]
+    monkeypatch.setattr(rng_module, "_SMALL_LIMITS", half)
+    for size in (2, 9, 41, 108):
+        shuffled, reference = list(range(size)), list(range(size))
+        fast, slow = HashRandom(b"rejections"), HashRandom(b"rejections")
+        fast.randbelow(5)
+        slow.randbelow(5)
+        fast.shuffle(shuffled)
+        for i in range(size - 1, 0, -1):
+            j = slow.randbelow(i + 1)
+            reference[i], reference[j] = reference[j], reference[i]
+        assert shuffled == reference
+        assert fast.to_state() == slow.to_state()
+        assert fast.randbelow(1000) == slow.randbelow(1000)
+
+
 def test_hash_random_refuses_ranges_one_word_cannot_cover():
     rng = HashRandom(b"bounds")
     assert 0 <= rng.randbelow(2**64) < 2**64
