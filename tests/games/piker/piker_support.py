@@ -7,9 +7,17 @@ from app.games.piker import Piker
 from app.games.piker.scripting import hands, scripted
 
 AM = "am"  # a target meaning "an After Market spot"
+FIVE_SIXES = [6, 6, 6, 6, 6]
+FIVE_ONES = [1, 1, 1, 1, 1]
+BLUE_MARKET = ["tech-1", "energy-1", "shipping-1", "mining-1"]  # round 1's market: one card of each sector
+NEXT_MARKET = ["tech-2", "energy-2", "shipping-2", "mining-2"]
 
 __all__ = [
     "AM",
+    "BLUE_MARKET",
+    "FIVE_ONES",
+    "FIVE_SIXES",
+    "NEXT_MARKET",
     "decline_extra_card",
     "give",
     "hands",
@@ -21,11 +29,16 @@ __all__ = [
     "only",
     "place",
     "place_rest",
+    "secure",
 ]
 
 
 def new_game(seats: int = 2, *, deal=(), first: int = 0, rolls=(), strict: bool = False) -> Piker:
     return Piker.create(seats, None, scripted(deal=deal, first_player=first, rolls=rolls, strict=strict))
+
+
+def secure(game: Piker, seat: int, card: str, dice: list[int], buyouts: int = 0) -> list[Event]:
+    return game.apply(seat, {"type": "secure", "card": card, "dice": dice, "leveraged_buyouts": buyouts})
 
 
 def place(game: Piker, seat: int, pips: int, target: int | str) -> list[Event]:

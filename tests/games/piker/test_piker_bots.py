@@ -8,16 +8,24 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.games.piker.piker_support import AM, decline_extra_card, give, hands, invest, new_game, place_rest
+from tests.games.piker.piker_support import (
+    AM,
+    BLUE_MARKET,
+    FIVE_ONES,
+    FIVE_SIXES,
+    decline_extra_card,
+    give,
+    hands,
+    invest,
+    new_game,
+    place_rest,
+)
 
 from app.games.piker import EasyBot, HardBot, MediumBot, Piker
 from app.games.rng import HashRandom
 from app.games.simulate import make_bots, play_game, simulate
 
 LEVELS = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
-FIVE_SIXES = [6, 6, 6, 6, 6]
-FIVE_ONES = [1, 1, 1, 1, 1]
-BLUE_MARKET = ["tech-1", "energy-1", "shipping-1", "mining-1"]
 
 
 def test_the_game_registers_three_bot_levels():

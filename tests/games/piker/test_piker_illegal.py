@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from tests.games.piker.piker_support import AM, give, hands, invest, make_last_round, new_game, place_rest
+from tests.games.piker.piker_support import (
+    AM,
+    BLUE_MARKET,
+    FIVE_ONES,
+    FIVE_SIXES,
+    give,
+    hands,
+    invest,
+    make_last_round,
+    new_game,
+    place_rest,
+)
 
 from app.games.base import IllegalAction
-
-FIVE_SIXES = [6, 6, 6, 6, 6]
-FIVE_ONES = [1, 1, 1, 1, 1]
-BLUE_MARKET = ["tech-1", "energy-1", "shipping-1", "mining-1"]
 
 
 def refused(game, seat, action, code):

@@ -12,6 +12,10 @@ import json
 import pytest
 from tests.games.piker.piker_support import (
     AM,
+    BLUE_MARKET,
+    FIVE_ONES,
+    FIVE_SIXES,
+    NEXT_MARKET,
     decline_extra_card,
     give,
     hands,
@@ -22,21 +26,13 @@ from tests.games.piker.piker_support import (
     of_type,
     only,
     place_rest,
+    secure,
 )
 
 from app.games.base import IllegalAction
 from app.games.piker import Piker
 from app.games.piker.cards import CARDS, DECK, final_score
 from app.games.rng import HashRandom
-
-FIVE_SIXES = [6, 6, 6, 6, 6]
-FIVE_ONES = [1, 1, 1, 1, 1]
-BLUE_MARKET = ["tech-1", "energy-1", "shipping-1", "mining-1"]
-NEXT_MARKET = ["tech-2", "energy-2", "shipping-2", "mining-2"]
-
-
-def secure(game, seat, card, dice, buyouts=0):
-    return game.apply(seat, {"type": "secure", "card": card, "dice": dice, "leveraged_buyouts": buyouts})
 
 
 def seat0_wins_slot0_round():

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.games.piker.piker_support import AM, give, hands, hidden_ids, invest, new_game, place_rest
-
-FIVE_ONES = [1, 1, 1, 1, 1]
+from tests.games.piker.piker_support import AM, FIVE_ONES, give, hands, hidden_ids, invest, new_game, place_rest
 
 
 def mid_invest_game():

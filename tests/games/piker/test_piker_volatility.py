@@ -6,6 +6,10 @@ import json
 
 from tests.games.piker.piker_support import (
     AM,
+    BLUE_MARKET,
+    FIVE_ONES,
+    FIVE_SIXES,
+    NEXT_MARKET,
     decline_extra_card,
     give,
     hands,
@@ -15,16 +19,8 @@ from tests.games.piker.piker_support import (
     of_type,
     only,
     place_rest,
+    secure,
 )
-
-FIVE_SIXES = [6, 6, 6, 6, 6]
-FIVE_ONES = [1, 1, 1, 1, 1]
-BLUE_MARKET = ["tech-1", "energy-1", "shipping-1", "mining-1"]
-NEXT_MARKET = ["tech-2", "energy-2", "shipping-2", "mining-2"]
-
-
-def secure(game, seat, card, dice, buyouts=0):
-    return game.apply(seat, {"type": "secure", "card": card, "dice": dice, "leveraged_buyouts": buyouts})
 
 
 def face_up_discards(game):
