@@ -86,6 +86,23 @@ async def _game_over(page: Page) -> bool:
 # ---------------------------------------------------------------------------------------------------- Stakes
 
 
+RESULT_HEADING = re.compile(r"^(You won!|You finished \d+(st|nd|rd|th))$")
+
+
+async def see_results(player: Player, seats: int, score_title: str, *, practice_note: bool = False) -> None:
+    """From the finished table to the results screen: a row per seat, my placing as the heading, the game's score
+    column (and, with `practice_note`, the line saying practice pays nothing)."""
+    page = player.page
+    await page.get_by_role("link", name="See results").click()
+    await page.locator("table.results tbody tr").first.wait_for()
+    await page.get_by_role("heading", name=RESULT_HEADING).wait_for()
+    assert await page.locator("table.results tbody tr").count() == seats
+    await page.get_by_role("columnheader", name=score_title).wait_for()
+    if practice_note:
+        await page.get_by_text("Practice games against bots pay no coins and no XP.").wait_for()
+    await player.shot("results")
+
+
 def stakes_put_on_top(game: Any, rank: str) -> str | None:
     """Arrange the deal: move a card of `rank` to the top of the Stakes deck (a stated deal, as the engine's scripted
     tests do). Only while nobody's Peek knows the top cards, so no seat's knowledge is made wrong."""

@@ -8,24 +8,11 @@ import re
 
 import pytest
 
-from tests.browser.dice_tables import play_kapern, play_piker, start_vs_bots
+from tests.browser.dice_tables import play_kapern, play_piker, see_results, start_vs_bots
 from tests.browser.helpers import DESKTOP, PHONE, open_player, sign_up
 from tests.support.live import live_server
 
 pytestmark = pytest.mark.browser
-
-RESULT_HEADING = re.compile(r"^(You won!|You finished \d+(st|nd|rd|th))$")
-
-
-async def see_results(player, seats: int, score_title: str) -> None:
-    page = player.page
-    await page.get_by_role("link", name="See results").click()
-    await page.locator("table.results tbody tr").first.wait_for()
-    await page.get_by_role("heading", name=RESULT_HEADING).wait_for()
-    assert await page.locator("table.results tbody tr").count() == seats
-    await page.get_by_role("columnheader", name=score_title).wait_for()
-    await player.shot("results")
-
 
 async def test_a_new_player_plays_a_whole_game_of_piraten_kapern_against_a_bot(
         browser_settings, playwright, profiles):

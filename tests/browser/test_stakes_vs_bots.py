@@ -7,25 +7,11 @@ import re
 
 import pytest
 
-from tests.browser.dice_tables import play_stakes, start_vs_bots
+from tests.browser.dice_tables import play_stakes, see_results, start_vs_bots
 from tests.browser.helpers import DESKTOP, PHONE, open_player, sign_up
 from tests.support.live import live_server
 
 pytestmark = pytest.mark.browser
-
-RESULT_HEADING = re.compile(r"^(You won!|You finished \d+(st|nd|rd|th))$")
-
-
-async def see_results(player, seats: int, score_title: str) -> None:
-    page = player.page
-    await page.get_by_role("link", name="See results").click()
-    await page.locator("table.results tbody tr").first.wait_for()
-    await page.get_by_role("heading", name=RESULT_HEADING).wait_for()
-    assert await page.locator("table.results tbody tr").count() == seats
-    await page.get_by_role("columnheader", name=score_title).wait_for()
-    await page.get_by_text("Practice games against bots pay no coins and no XP.").wait_for()
-    await player.shot("results")
-
 
 async def test_a_new_player_plays_a_whole_game_of_stakes_with_three_players_to_the_results(
         browser_settings, playwright, profiles):
@@ -49,7 +35,7 @@ async def test_a_new_player_plays_a_whole_game_of_stakes_with_three_players_to_t
 
             table = server.realtime.tables.get(table_id)
             assert table.status == "finished" and table.game.round == 5
-            await see_results(player, 3, "Points")
+            await see_results(player, 3, "Points", practice_note=True)
             player.check()
 
 
@@ -71,5 +57,5 @@ async def test_a_new_player_plays_a_whole_stakes_duel_to_the_results(browser_set
 
             table = server.realtime.tables.get(table_id)
             assert max(table.game.round_wins) == 4
-            await see_results(player, 2, "Round wins")
+            await see_results(player, 2, "Round wins", practice_note=True)
             player.check()
