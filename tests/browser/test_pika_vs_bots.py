@@ -73,8 +73,10 @@ async def test_a_new_player_signs_up_and_plays_pika_against_bots_to_the_results(
             await ada.shot("pika-game-over")
 
             await page.get_by_role("link", name="See results").click()
-            await page.get_by_role("heading", name=re.compile(r"^(You won!|You finished \d+(st|nd|rd|th))$")).wait_for()
+            # The table's game-over box also says "You won!": wait for the results screen's rows first.
             results = page.locator("table.results tbody tr")
+            await results.first.wait_for()
+            await page.get_by_role("heading", name=re.compile(r"^(You won!|You finished \d+(st|nd|rd|th))$")).wait_for()
             assert await results.count() == 3
             await page.get_by_text("Practice games against bots pay no coins and no XP.").wait_for()
             await ada.shot("results")
