@@ -40,6 +40,19 @@ def postgres_database() -> Iterator[str]:
         asyncio.run(backends.drop_postgres_database(name))
 
 
+@pytest.fixture(scope="session")
+def redis_database() -> Iterator[str]:
+    """A Redis database number of this run's own (parallel runs on one server each claim another), released at
+    the end."""
+    if not backends.SERVICES:
+        raise RuntimeError("TEST_POSTGRES_URL and TEST_REDIS_URL are not set")
+    url, token = backends.claim_redis_database(backends.REDIS_URL)
+    try:
+        yield url
+    finally:
+        backends.release_redis_database(url, token)
+
+
 @pytest.fixture(params=backends.BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return request.param
@@ -53,7 +66,7 @@ def settings(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Se
         backends.copy_sqlite(request.getfixturevalue("sqlite_template"), data_dir)
         return backends.make_settings(data_dir)
     return backends.make_settings(data_dir, database_url=request.getfixturevalue("postgres_database"),
-                                  redis_url=backends.REDIS_URL)
+                                  redis_url=request.getfixturevalue("redis_database"))
 
 
 @pytest.fixture

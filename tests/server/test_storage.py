@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config import Settings
 from app.core.db import create_engine
 from app.core.redis import close_redis, create_redis
+from tests.support import backends
 from tests.support.backends import make_settings
 from tests.support.harness import open_harness
 
@@ -90,3 +93,27 @@ async def test_two_apps_with_different_settings_live_side_by_side(tmp_path: Path
         assert (await ada_two.get("/api/wallet")).json() == {"balance": 250}
         await one.runtime.redis.set("where", "one")
         assert await two.runtime.redis.get("where") is None
+
+
+@pytest.mark.skipif(not backends.SERVICES, reason="needs TEST_POSTGRES_URL and TEST_REDIS_URL")
+def test_test_runs_side_by_side_each_claim_a_redis_database_of_their_own(redis_database: str):
+    # This run holds `redis_database`; two more runs starting now get two other numbers, and a number is free
+    # again once its run releases it.
+    second_url, second_token = backends.claim_redis_database(backends.REDIS_URL)
+    try:
+        third_url, third_token = backends.claim_redis_database(backends.REDIS_URL)
+        numbers = {urlsplit(url).path for url in (redis_database, second_url, third_url)}
+        assert len(numbers) == 3
+        backends.release_redis_database(third_url, third_token)
+        again_url, again_token = backends.claim_redis_database(backends.REDIS_URL)
+        assert again_url == third_url
+        backends.release_redis_database(again_url, again_token)
+    finally:
+        backends.release_redis_database(second_url, second_token)
+    # Another run's token does not release this run's claim.
+    backends.release_redis_database(redis_database, "someone-else")
+    retry_url, retry_token = backends.claim_redis_database(backends.REDIS_URL)
+    try:
+        assert retry_url != redis_database
+    finally:
+        backends.release_redis_database(retry_url, retry_token)
