@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -56,15 +57,27 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     return app
 
 
+# The client's files keep their names from one release to the next (no build step, no hashed names): browsers may
+# keep them but must ask again each time, so a new release shows at once and an unchanged file costs a 304.
+CLIENT_CACHE_CONTROL = "no-cache"
+
+
+class ClientFiles(StaticFiles):
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = CLIENT_CACHE_CONTROL
+        return response
+
+
 def _mount_client(app: FastAPI, settings: Settings) -> None:
     """The browser client: files under /static, and static/index.html at / when it exists."""
     static_dir = settings.static_dir
     if static_dir.is_dir():
-        app.mount("/static", StaticFiles(directory=static_dir), name="static")
+        app.mount("/static", ClientFiles(directory=static_dir), name="static")
 
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> Response:
         page = static_dir / "index.html"
         if page.is_file():
-            return FileResponse(page, media_type="text/html")
+            return FileResponse(page, media_type="text/html", headers={"Cache-Control": CLIENT_CACHE_CONTROL})
         return JSONResponse({"service": "tablestakes", "status": "ok", "api": "/api", "docs": "/docs"})

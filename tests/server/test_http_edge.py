@@ -187,7 +187,13 @@ async def test_the_root_serves_the_client_page_when_there_is_one(harness: Harnes
         assert response.status_code == 200
         if has_page:
             assert response.headers["content-type"].startswith("text/html") and "<title>" in response.text
-            assert (await other.client.get("/static/app.js")).status_code == 200
+            script = await other.client.get("/static/app.js")
+            assert script.status_code == 200
+            # Kept by the browser but asked for again each time: unchanged, it costs a 304 and no body.
+            assert script.headers["cache-control"] == response.headers["cache-control"] == "no-cache"
+            again = await other.client.get("/static/app.js", headers={"If-None-Match": script.headers["etag"]})
+            assert again.status_code == 304 and again.content == b""
+            assert again.headers["cache-control"] == "no-cache"
         else:
             assert response.json()["service"] == "tablestakes"
 
