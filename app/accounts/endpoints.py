@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request, Response, status
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.levels import xp_for_level
 from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
@@ -28,7 +31,8 @@ async def login(body: LoginIn, request: Request, response: Response, session: Db
     address = request.client.host if request.client else None
     user, token = await runtime.accounts.login(session, body.username, body.password, address)
     _set_session_cookie(response, request, runtime, token)
-    return _me(await runtime.accounts.profile(session, user), runtime)
+    return _me(await runtime.accounts.profile(session, user), runtime,
+               await _running_items(request, session, user.id))
 
 
 @router.post("/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
@@ -48,14 +52,22 @@ async def logout_all(auth: CurrentUser, request: Request, response: Response, se
 
 
 @router.get("/me", response_model=MeOut)
-async def me(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> MeOut:
-    return _me(await runtime.accounts.profile(session, auth.user), runtime)
+async def me(auth: CurrentUser, request: Request, session: DbSession, runtime: RuntimeDep) -> MeOut:
+    return _me(await runtime.accounts.profile(session, auth.user), runtime,
+               await _running_items(request, session, auth.user.id))
 
 
-def _me(profile: Profile, runtime: Runtime) -> MeOut:
+async def _running_items(request: Request, session: AsyncSession, user_id: int) -> list[dict[str, Any]]:
+    # The shop belongs to online play, which the app sets up next to the tables; without it nothing can run.
+    online = getattr(request.app.state, "online", None)
+    return await online.shop.running_until(session, user_id) if online is not None else []
+
+
+def _me(profile: Profile, runtime: Runtime, active: list[dict[str, Any]] | None = None) -> MeOut:
     step = runtime.settings.level_xp_step
     return MeOut(id=profile.id, username=profile.username, coins=profile.coins, xp=profile.xp, level=profile.level,
-                 level_xp=xp_for_level(profile.level, step), next_level_xp=xp_for_level(profile.level + 1, step))
+                 level_xp=xp_for_level(profile.level, step), next_level_xp=xp_for_level(profile.level + 1, step),
+                 active=active or [])
 
 
 def _set_session_cookie(response: Response, request: Request, runtime: Runtime, token: str) -> None:

@@ -56,6 +56,14 @@ class LoginIn(BaseModel):
     password: str = Field(max_length=PASSWORD_MAX)
 
 
+class RunningItem(BaseModel):
+    item: str
+    title: str
+    multiplier: float
+    starts_at: str
+    ends_at: str  # the end of its last back-to-back period
+
+
 class MeOut(BaseModel):
     id: int
     username: str
@@ -64,6 +72,7 @@ class MeOut(BaseModel):
     level: int
     level_xp: int  # the XP at which the current level began (the client's XP bar starts here)
     next_level_xp: int  # the XP that reaches the next level
+    active: list[RunningItem] = []  # the shop's items running now (the header shows them)
 
 
 class LogoutAllOut(BaseModel):

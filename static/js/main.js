@@ -4,7 +4,7 @@ import { go, useRoute } from './router.js';
 import { acceptInvitation, boot, declineInvitation, logOut } from './session.js';
 import { socket } from './socket.js';
 import { dismissToast, setStore, useStore } from './state.js';
-import { ActionButton, coins } from './ui.js';
+import { ActionButton, coins, when } from './ui.js';
 import { AuthScreen } from './screens/auth.js';
 import { FriendsScreen } from './screens/friends.js';
 import { HistoryScreen } from './screens/history.js';
@@ -27,7 +27,13 @@ const NAV = [
   ['shop', '#/shop', 'Shop'],
 ];
 
+// Short names for the header's chips of running shop items (the shop shows the full titles).
+const RUNNING_LABELS = { booster: 'Booster', vip: 'VIP' };
+
 function Header({ me, route }) {
+  // /api/me lists what ran when it was read; one that ended since then is not shown.
+  const running = (me?.active || []).filter((item) => Date.parse(item.ends_at) > Date.now());
+  const runningText = running.map((item) => `, ${item.title} until ${when(item.ends_at)}`).join('');
   return html`<header class="topbar">
     <a class="skip" href="#main" onClick=${(e) => {
       e.preventDefault();
@@ -35,10 +41,12 @@ function Header({ me, route }) {
     }}>Skip to content</a>
     <div class="topbar-row">
       <a class="brand" href="#/lobby"><span class="brand-mark" aria-hidden="true"></span>Tablestakes</a>
-      ${me && html`<div class="me-chip" aria-label=${`${me.username}: ${coins(me.coins)}, level ${me.level}`}>
+      ${me && html`<div class="me-chip" aria-label=${`${me.username}: ${coins(me.coins)}, level ${me.level}${runningText}`}>
         <span class="me-name">${me.username}</span>
         <span class="chip chip-coins" title="Coins"><span aria-hidden="true">●</span> ${coins(me.coins)}</span>
         <span class="chip chip-level">Lv ${me.level}</span>
+        ${running.map((item) => html`<a class="chip chip-running" href="#/shop"
+          title=${`${item.title}: coin prizes ×${item.multiplier} until ${when(item.ends_at)}`}>${RUNNING_LABELS[item.item] || item.title} ×${item.multiplier}</a>`)}
       </div>`}
     </div>
     ${me && html`<nav class="nav" aria-label="Main">

@@ -5,7 +5,7 @@ import { useEffect, useState } from './lib.js';
 const listeners = new Set();
 
 export const store = {
-  me: null, // /api/me: id, username, coins, xp, level, level_xp, next_level_xp
+  me: null, // /api/me: id, username, coins, xp, level, level_xp, next_level_xp, active (running shop items)
   connection: 'offline', // offline | connecting | open | reconnecting | closed
   retryIn: 0, // seconds before the next reconnection attempt
   invitations: [], // pending invitations (GET /api/invitations, then socket notices)

@@ -60,6 +60,7 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             await vip.get_by_role("button", name="Confirm purchase").click()
             await page.get_by_role("region", name="Running now").get_by_text("VIP pass").wait_for()
             await page.locator(".chip-coins", has_text="1,000 coins").wait_for()
+            await page.locator(".chip-running", has_text="VIP ×1.5").wait_for()  # the header shows it too
             await vip.get_by_role("button", name="Extend for 2,000 coins").wait_for()
             assert await vip.get_by_role("button", name="Extend for 2,000 coins").is_disabled()
             await vip.get_by_text("You need 1,000 coins more.").wait_for()
@@ -76,6 +77,7 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             running = page.get_by_role("region", name="Running now")
             await running.get_by_text("Gold booster").wait_for()
             await running.get_by_text("Together: coin prizes ×3.").wait_for()
+            await page.locator(".chip-running", has_text="Booster ×2").wait_for()
             await page.get_by_role("region", name="Your balance").get_by_text("700 coins").wait_for()
             assert await booster.get_by_role("button", name="Buy for 300 coins").is_disabled()
             await player.shot("shop-both-running")

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from tests.online.online_support import PlayedTable, assert_ledger_consistent, balance_of, human, new_id, simulated
+from tests.support.harness import PASSWORD
 from tests.support.server import run_cli
 
 
@@ -40,12 +41,17 @@ async def test_a_gold_booster_starts_now_for_one_hour_and_cannot_be_bought_again
     assert (body["item"], body["multiplier"]) == ("booster", 2.0)
     assert body["starts_at"] == now.isoformat() and body["ends_at"] == (now + timedelta(hours=1)).isoformat()
     assert [a["item"] for a in body["active"]] == ["booster"]
+    # The profile (the header) shows it too, with the same end; a new log-in as well.
+    assert (await ada.get("/api/me")).json()["active"] == body["active"]
+    login = await quiet.client.post("/api/auth/login", json={"username": "ada", "password": PASSWORD})
+    assert login.status_code == 200 and login.json()["active"] == body["active"]
     quiet.clock.advance(seconds=3599)
     again = await buy(ada, "booster")
     assert again.status_code == 409 and again.json()["error"]["code"] == "booster_active"
     assert (await ada.get("/api/wallet")).json()["balance"] == 700
     quiet.clock.advance(seconds=1)
     assert (await ada.get("/api/shop")).json()["active"] == []  # over after exactly one hour
+    assert (await ada.get("/api/me")).json()["active"] == []
     assert (await buy(ada, "booster")).status_code == 201
     assert (await ada.get("/api/wallet")).json()["balance"] == 400
 
