@@ -77,6 +77,7 @@ class Settings(BaseSettings):
     # --- tables and time ---------------------------------------------------------------------------------------
     online_fill_seconds: float = 20.0
     staked_fill_seconds: float = 60.0
+    queue_grace_seconds: float = 10.0  # a queued player whose socket closed keeps the seat this long (a reload)
     simulated_player_level: str = "medium"  # the bot level of the simulated players that fill online tables
     matchmaking_tick_seconds: float = 0.5  # how often forming tables are checked against their fill time
     league_check_seconds: float = 60.0  # how often ended league weeks are closed (and stranded pots refunded)
@@ -85,9 +86,9 @@ class Settings(BaseSettings):
     pika_alert_seconds: float = 3.0
     bot_delay_min_seconds: float = 0.6  # bots "think" for a human-like moment before they move
     bot_delay_max_seconds: float = 1.4
-    snapshot_seconds: float = 5.0
+    snapshot_seconds: float = 5.0  # a live table is saved at every status change and at least this often
     ws_messages_per_second: float = 20.0  # per socket, sustained; bursts up to twice that
-    ws_refusals_before_close: int = 60  # rate-limited messages tolerated before the socket is closed  # a live table is saved at every status change and at least this often
+    ws_refusals_before_close: int = 60  # rate-limited messages tolerated before the socket is closed
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

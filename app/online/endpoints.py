@@ -64,6 +64,7 @@ async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runti
             "stakes": list(settings.stakes),
             "online_fill_seconds": settings.online_fill_seconds,
             "staked_fill_seconds": settings.staked_fill_seconds,
+            "queue_grace_seconds": settings.queue_grace_seconds,
             "games": [{"name": name, "title": get_game(name).title, "min_seats": get_game(name).min_seats,
                        "max_seats": get_game(name).max_seats} for name in game_names()],
         },

@@ -93,11 +93,20 @@ class MatchmakingService:
             return Queue(game, seats, "staked", int(stake))
         raise BadQueue("The matchmaking modes are online and staked.", code="unknown_mode")
 
-    async def queue(self, user_id: int, queue: Queue, *, connection: str = "") -> dict[str, Any]:
+    async def queue(self, user_id: int, queue: Queue, *, connection: str = "", rejoin_only: bool = False
+                    ) -> dict[str, Any]:
         """Sit down at the queue's forming table (staking, for a staked queue). Returns what to tell the player;
-        everyone at the table is told too, over their sockets."""
+        everyone at the table is told too, over their sockets. Already waiting in this queue, the player keeps the
+        seat, now held by `connection`; with `rejoin_only`, that is all it does (`idle` when there is no seat)."""
         if self._seated_here(user_id):
             raise AlreadySeated()
+        again = await self.matchmaker.rejoin(queue, user_id, connection=connection)
+        if again.status == "waiting":
+            # Already waiting in this queue (back after a reload, or from another tab): this socket now holds the
+            # seat; it keeps its place and nothing is staked twice.
+            return self._waiting_data(again)
+        if rejoin_only:
+            return {"event": "idle"}
         title = get_game(queue.game).title
         staked = queue.mode == "staked"
         if staked:
@@ -147,6 +156,16 @@ class MatchmakingService:
         self.hub.send_to_user(user_id, notice)
         return notice["data"]
 
+    async def leave_later(self, user_id: int, connection: str) -> None:
+        """The socket that holds the seat closed: the seat is given up after the grace time (`queue_grace_seconds`),
+        unless the player queues again in the same queue meanwhile, from any socket (a reload, a dropped
+        connection), which takes it over. The time is the app's clock; `tick` gives the seat up when it is due."""
+        grace = self.settings.queue_grace_seconds
+        if grace <= 0:
+            await self.unqueue(user_id, connection=connection)
+            return
+        await self.matchmaker.depart_later(user_id, connection, self._now_ms() + int(grace * 1000))
+
     async def status(self, user_id: int) -> dict[str, Any]:
         """Where the player is: idle, waiting at a forming table, or playing at a matchmade table."""
         waiting, seated = await self.matchmaker.where(user_id)
@@ -166,8 +185,15 @@ class MatchmakingService:
     # --- time ----------------------------------------------------------------------------------------------
 
     async def tick(self) -> int:
-        """Act on every forming table past its fill time: fill online ones with simulated players, cancel staked
-        ones. Atomic in Redis, so several nodes may tick at once. Returns how many tables it handled."""
+        """Give up the seats whose grace time ran out, then act on every forming table past its fill time: fill
+        online ones with simulated players, cancel staked ones. Atomic in Redis, so several nodes may tick at once.
+        Returns how many tables it handled."""
+        for user_id, connection in await self.matchmaker.departures_due(self._now_ms()):
+            try:
+                # Gives the seat up only if that socket still holds it (nobody came back for it).
+                await self.unqueue(user_id, connection=connection)
+            except Exception:
+                log.exception("could not take user %s out of the queue", user_id)
         steps = await self.matchmaker.due(self._now_ms())
         for step in steps:
             try:

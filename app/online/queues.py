@@ -15,11 +15,13 @@ Keys, all under the `{mm}` hash tag (one cluster slot):
   {mm}:open:<queue>     the queue's forming table id
   {mm}:table:<id>       hash: queue, game, seats, mode, stake, state (open|full), deadline (ms), seq
   {mm}:members:<id>     zset user -> ticket: the seat order
-  {mm}:conn:<id>        hash user -> the socket that queued (closing it leaves the queue)
+  {mm}:conn:<id>        hash user -> the socket that holds the seat (the one that queued, or came back for it)
   {mm}:staking:<id>     set of users whose stake is not confirmed yet
   {mm}:user:<user>      the table the user waits at: nobody waits at two
   {mm}:seated:<user>    the formed table the user plays at (until it finishes; TTL as a safety net)
   {mm}:due              zset table id -> fill deadline (ms)
+  {mm}:departing        zset "user:socket" -> when (ms) that player's seat is given up: the socket that queued
+                        closed, and the seat waits a grace time for the player to come back (`rejoin`)
 
 Times are milliseconds of the app's injectable clock, passed in by the caller: tests move them.
 """
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PREFIX = "{mm}:"
+DEPARTING_KEY = f"{PREFIX}departing"
 SEATED_TTL_SECONDS = 6 * 3600  # longer than any game; the finished table clears it first
 
 _COMMON = r"""
@@ -177,6 +180,29 @@ end
 return cjson.encode(out)
 """
 
+REJOIN = _COMMON + r"""
+-- ARGV: queue, user, connection. A player already waiting in this queue (back after a reload, or from another
+-- tab) keeps the seat, now held by this socket; nothing else changes.
+local Q, U, conn = ARGV[1], ARGV[2], ARGV[3]
+local T = redis.call('GET', ukey(U))
+if not T then return cjson.encode({status = 'not_queued'}) end
+local t = info(T)
+if not t or t.queue ~= Q then return cjson.encode({status = 'other_queue', table = T}) end
+redis.call('HSET', ckey(T), U, conn)
+local out = describe(T, t, 'waiting')
+out.members = members(T)
+out.ticket = redis.call('ZSCORE', mkey(T), U)
+return cjson.encode(out)
+"""
+
+TAKE_DEPARTURES = r"""
+-- ARGV: now, limit. The departures due, each taken by exactly one caller.
+local key = '{mm}:departing'
+local due = redis.call('ZRANGEBYSCORE', key, '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+if #due > 0 then redis.call('ZREM', key, unpack(due)) end
+return due
+"""
+
 DUE = _COMMON + r"""
 -- ARGV: now, limit, seated ttl. Online tables past their fill time form with whoever is there; staked ones end.
 local now, limit, ttl = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -230,7 +256,7 @@ class Queue:
 @dataclass(frozen=True)
 class Step:
     """What one script did. `status`: waiting, formed, cancelled, left, refund, already_queued, already_seated,
-    not_queued, other_connection, other_ticket."""
+    not_queued, other_connection, other_ticket, other_queue."""
 
     status: str
     table: str | None = None
@@ -270,6 +296,8 @@ class Matchmaker:
         self._confirm = redis.register_script(CONFIRM)
         self._leave = redis.register_script(LEAVE)
         self._due = redis.register_script(DUE)
+        self._rejoin = redis.register_script(REJOIN)
+        self._take_departures = redis.register_script(TAKE_DEPARTURES)
         self._unseat = redis.register_script(UNSEAT)
 
     async def join(self, queue: Queue, user_id: int, *, connection: str, candidate: str, now_ms: int,
@@ -285,6 +313,21 @@ class Matchmaker:
     async def leave(self, user_id: int, *, connection: str = "", ticket: int | None = None) -> Step:
         raw = await self._leave(args=[user_id, connection, "" if ticket is None else ticket])
         return _step(json.loads(raw))
+
+    async def rejoin(self, queue: Queue, user_id: int, *, connection: str) -> Step:
+        """`waiting` (this socket now holds the seat) if the user already waits in `queue`; else not_queued or
+        other_queue, and nothing changes."""
+        raw = await self._rejoin(args=[queue.key, user_id, connection])
+        return _step(json.loads(raw))
+
+    async def depart_later(self, user_id: int, connection: str, at_ms: int) -> None:
+        """Give up the seat `connection` holds at `at_ms`, unless another socket of the user took it over."""
+        await self.redis.zadd(DEPARTING_KEY, {f"{user_id}:{connection}": at_ms})
+
+    async def departures_due(self, now_ms: int, limit: int = 100) -> list[tuple[int, str]]:
+        """(user id, socket) of each departure due by `now_ms`, removed from the schedule."""
+        taken = await self._take_departures(args=[now_ms, limit])
+        return [(int(user), connection) for user, connection in (entry.split(":", 1) for entry in taken)]
 
     async def due(self, now_ms: int, limit: int = 100) -> list[Step]:
         raw = await self._due(args=[now_ms, limit, SEATED_TTL_SECONDS])

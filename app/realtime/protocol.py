@@ -59,7 +59,9 @@ class Ping(_Message):
 class Queue(_Message):
     """Look for a table: sit down at the forming table of this game, seat count and mode. Online tables fill with
     simulated players after the fill time; staked ones (`stake` one of the offered amounts) take the stake from your
-    wallet now and are cancelled, your stake returned, if not full in time. Closing this socket leaves the queue."""
+    wallet now and are cancelled, your stake returned, if not full in time. Queueing again for the queue you wait in
+    (after a reload, from another tab) keeps your seat and moves it to this socket. When the socket holding the seat
+    closes, the seat waits QUEUE_GRACE_SECONDS (10 s) for you to come back, then is given up (the stake returned)."""
 
     type: Literal["queue"]
     id: RequestId = None
@@ -67,6 +69,8 @@ class Queue(_Message):
     seats: int = Field(ge=2, le=6, description="the table size, yours included")
     mode: Literal["online", "staked"] = "online"
     stake: int | None = Field(default=None, gt=0, description="staked mode only: one of the STAKES amounts (100, 250, 500, 1000)")
+    rejoin: bool = Field(default=False, description="only take back the seat you wait at in this queue; if it was "
+                                                    "given up meanwhile, answer `idle` instead of sitting down anew")
 
 
 class Unqueue(_Message):
@@ -94,7 +98,7 @@ class MatchmakingData(_Message):
 
     event: Literal["waiting", "matched", "cancelled", "left", "idle"] = Field(
         description="waiting: at a forming table; matched: your table formed; cancelled: it will not be played; "
-                    "left: you left the queue; idle: (unqueue) you were not queued")
+                    "left: you left the queue; idle: (unqueue, or queue with rejoin) you were not queued")
     queue: QueueData | None = None
     players: int | list[str] | None = Field(
         default=None, description="waiting: how many sit at the forming table; matched: every seat's name")

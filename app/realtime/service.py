@@ -50,7 +50,8 @@ class Realtime:
         if isinstance(message, protocol.Queue) and self.online is not None:
             matchmaking = self.online.matchmaking
             queue = matchmaking.queue_for(message.game, message.seats, message.mode, message.stake)
-            data = await matchmaking.queue(connection.user_id, queue, connection=connection.id)
+            data = await matchmaking.queue(connection.user_id, queue, connection=connection.id,
+                                           rejoin_only=message.rejoin)
             return {"type": "ack", "matchmaking": data}
         if isinstance(message, protocol.Unqueue) and self.online is not None:
             return {"type": "ack", "matchmaking": await self.online.matchmaking.unqueue(connection.user_id)}
@@ -58,9 +59,10 @@ class Realtime:
 
     async def disconnect(self, connection: Any) -> None:
         if self.online is not None:
-            # Closing the socket that queued leaves the queue (platform.md: a staked seat's stake comes back).
+            # Closing the socket that holds a queued seat gives the seat up after a grace time (a staked seat's
+            # stake comes back), unless the player comes back for it.
             try:
-                await self.online.matchmaking.unqueue(connection.user_id, connection=connection.id)
+                await self.online.matchmaking.leave_later(connection.user_id, connection.id)
             except Exception:
                 log.exception("could not take user %s out of the queue", connection.user_id)
         for table_id in list(connection.tables):

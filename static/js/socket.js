@@ -30,6 +30,7 @@ class Connection {
     this.opened = false; // a socket was ready once: later opens are reconnections
     this.attempt = 0;
     this.sequence = 0;
+    this.session = 0; // counts the server's hellos: a new number is a new socket on the server
     this.pending = new Map(); // request id -> {resolve, reject}
     this.tables = new Map(); // table id -> {version, joining, handlers}
     this.noticeHandlers = new Set();
@@ -101,6 +102,7 @@ class Connection {
       case 'hello':
         this.ready = true;
         this.opened = true;
+        this.session += 1;
         this.attempt = 0;
         setStore({ connection: 'open', retryIn: 0 });
         this.schedulePing();

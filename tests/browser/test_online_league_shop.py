@@ -8,6 +8,7 @@ league service, as a finished week would have been) show with its paid prizes.""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import timedelta
 
@@ -19,6 +20,12 @@ from tests.browser.helpers import DESKTOP, PASSWORD, open_player, sign_up
 from tests.support.live import live_server
 
 pytestmark = pytest.mark.browser
+
+
+async def seat_holder(redis, user_id: int) -> str | None:
+    """The socket that holds the user's seat in the matchmaking queue (None when not queued)."""
+    table = await redis.get(f"{{mm}}:user:{user_id}")
+    return await redis.hget(f"{{mm}}:conn:{table}", str(user_id)) if table else None
 
 
 async def test_shop_staked_and_online_play_and_the_league_render_real_data(browser_settings, playwright, profiles):
@@ -98,6 +105,19 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             await page.get_by_role("timer").wait_for()
             await page.locator(".chip-coins", has_text="600 coins").wait_for()
             await player.shot("staked-waiting")
+            # A reload keeps the seat: the page comes back to the same wait and takes the seat over on its new socket
+            # (no second stake); the old socket's closing then gives nothing up.
+            holder = await seat_holder(runtime.redis, user.id)
+            assert holder is not None
+            await page.reload()
+            await page.get_by_role("heading", name="Looking for players…").wait_for()
+            await page.get_by_text("your seat waits 10 s for you to come back").wait_for()
+            for _ in range(100):
+                if await seat_holder(runtime.redis, user.id) not in (holder, None):
+                    break
+                await asyncio.sleep(0.05)
+            assert await seat_holder(runtime.redis, user.id) not in (holder, None)
+            await page.locator(".chip-coins", has_text="600 coins").wait_for()
             await page.get_by_role("button", name="Leave and get my stake back").click()
             await page.get_by_text("Your stake of 100 coins is back in your wallet.").wait_for()
             await page.locator(".chip-coins", has_text="700 coins").wait_for()

@@ -12,6 +12,7 @@ import pytest
 from app.client import TablestakesClient, bot_chooser
 from app.core.clock import ManualClock
 from app.games.registry import get_game
+from app.online.queues import DEPARTING_KEY
 from app.realtime.protocol import MatchmakingData
 from app.runtime import open_runtime
 from app.tables.rewards import split_places
@@ -70,8 +71,10 @@ def events(client: TablestakesClient, event: str) -> list[dict]:
     return [n["data"] for n in client.notices if n["type"] == "matchmaking" and n["data"]["event"] == event]
 
 
-async def queue(client: TablestakesClient, game: str, seats: int, mode: str = "online", stake: int | None = None):
-    reply = await client.request({"type": "queue", "game": game, "seats": seats, "mode": mode, "stake": stake})
+async def queue(client: TablestakesClient, game: str, seats: int, mode: str = "online", stake: int | None = None,
+                **extra):
+    reply = await client.request({"type": "queue", "game": game, "seats": seats, "mode": mode, "stake": stake,
+                                  **extra})
     MatchmakingData.model_validate(reply["matchmaking"])
     return reply["matchmaking"]
 
@@ -130,19 +133,51 @@ async def test_a_staked_table_not_full_in_time_is_cancelled_with_every_stake_bac
     assert (await ada.get("/api/matchmaking"))["status"] == "idle"
 
 
-async def test_closing_the_socket_that_queued_leaves_the_queue_and_returns_the_stake(online):
+async def eventually(check) -> None:
+    """Wait (up to about 2 s) for `check()` to come true: the server acts on its own tasks."""
+    for _ in range(100):
+        if await check():
+            return
+        await asyncio.sleep(0.02)
+    assert await check()
+
+
+async def closed(online: Online, client: TablestakesClient) -> None:
+    """Close the client's socket and wait until the server has scheduled the departure of its queued seat (before
+    the test moves the clock)."""
+    redis = online.server.runtime.redis
+    before = await redis.zcard(DEPARTING_KEY)
+    await client.disconnect()
+
+    async def scheduled() -> bool:
+        return await redis.zcard(DEPARTING_KEY) > before
+
+    await eventually(scheduled)
+
+
+async def test_a_closed_socket_keeps_the_queued_seat_for_the_grace_time_then_gives_it_up_with_the_stake(online):
+    grace = online.server.runtime.settings.queue_grace_seconds
     ada = await online.player("ada")
     await queue(ada, "pika", 2, "staked", 500)
     assert (await ada.get("/api/wallet"))["balance"] == 500
-    await ada.disconnect()
-    for _ in range(100):
-        if (await ada.get("/api/matchmaking"))["status"] == "idle":
-            break
-        await asyncio.sleep(0.02)
+    await closed(online, ada)
+    online.clock.advance(seconds=grace - 1)
+    await asyncio.sleep(0.1)  # the matchmaking loop ticks every 0.02 s: the seat is still kept
+    assert (await ada.get("/api/matchmaking"))["status"] == "waiting"
+    assert (await ada.get("/api/wallet"))["balance"] == 500
+    online.clock.advance(seconds=1.1)
+
+    async def refunded() -> bool:
+        return (await ada.get("/api/wallet"))["balance"] == 1000
+
+    await eventually(refunded)
+    assert (await ada.get("/api/matchmaking"))["status"] == "idle"
+    # Too late to take the seat back: a rejoin says so and sits nobody down.
+    await ada.connect()
+    assert (await queue(ada, "pika", 2, "staked", 500, rejoin=True))["event"] == "idle"
     assert (await ada.get("/api/matchmaking"))["status"] == "idle"
     assert (await ada.get("/api/wallet"))["balance"] == 1000
     # Errors come back on the socket as readable refusals.
-    await ada.connect()
     await queue(ada, "pika", 2)
     with pytest.raises(Exception) as refused:
         await queue(ada, "kapern", 2)
@@ -152,6 +187,28 @@ async def test_closing_the_socket_that_queued_leaves_the_queue_and_returns_the_s
     with pytest.raises(Exception) as refused:
         await queue(ada, "pika", 2, "staked", 123)
     assert refused.value.code == "unknown_stake"
+
+
+async def test_back_within_the_grace_time_a_player_keeps_the_queued_seat_and_stake_and_is_matched(online):
+    grace = online.server.runtime.settings.queue_grace_seconds
+    ada, bob = await online.player("ada"), await online.player("bob")
+    first = await queue(ada, "pika", 2, "staked", 500)
+    await closed(online, ada)  # a reload
+    online.clock.advance(seconds=grace - 1)
+    await ada.connect()
+    assert (await ada.get("/api/matchmaking"))["status"] == "waiting"
+    back = await queue(ada, "pika", 2, "staked", 500, rejoin=True)
+    assert back["event"] == "waiting" and back["players"] == 1 and back["fill_ends_at"] == first["fill_ends_at"]
+    assert (await ada.get("/api/wallet"))["balance"] == 500  # staked once
+    online.clock.advance(seconds=5)  # past the first socket's grace time: the seat is the new socket's
+    await asyncio.sleep(0.1)
+    assert (await ada.get("/api/matchmaking"))["status"] == "waiting"
+    await queue(bob, "pika", 2, "staked", 500)
+    table_id = (await matched(ada))["table_id"]  # told on the new socket
+    assert (await matched(bob))["table_id"] == table_id
+    table = online.server.realtime.tables.get(table_id)
+    assert sorted(seat.name for seat in table.seats) == ["ada", "bob"]
+    assert [(await c.get("/api/wallet"))["balance"] for c in (ada, bob)] == [500, 500]
 
 
 async def test_a_staked_game_is_played_to_the_end_and_pays_the_pot_xp_and_league_points(online):

@@ -70,6 +70,31 @@ async def test_leaving_frees_the_seat_and_only_the_socket_that_queued_leaves_on_
     assert await mm.forming("table-2-1000000") is None
 
 
+async def test_coming_back_to_the_same_queue_moves_the_seat_to_the_new_socket_and_keeps_its_place(quiet):
+    mm = matchmaker(quiet)
+    await join(mm, ONLINE3, 1, conn="tab-one")
+    await join(mm, ONLINE3, 2, now=T0 + 5)
+    assert (await mm.rejoin(ONLINE3, 3, connection="x")).status == "not_queued"
+    assert (await mm.rejoin(STAKED2, 1, connection="tab-two")).status == "other_queue"
+    back = await mm.rejoin(ONLINE3, 1, connection="tab-two")
+    assert (back.status, back.table, back.deadline_ms, back.user_ids) == ("waiting", "table-1-1000000", T0 + FILL,
+                                                                          [1, 2])
+    # The old socket no longer holds the seat: its closing gives nothing up; the new one's does.
+    assert (await mm.leave(1, connection="tab-one")).status == "other_connection"
+    assert (await mm.leave(1, connection="tab-two")).status == "left"
+
+
+async def test_departures_are_handed_out_once_when_due(quiet):
+    mm = matchmaker(quiet)
+    await mm.depart_later(1, "tab-one", T0 + 100)
+    await mm.depart_later(2, "tab-two", T0 + 200)
+    assert await mm.departures_due(T0 + 99) == []
+    due = await asyncio.gather(mm.departures_due(T0 + 150), mm.departures_due(T0 + 150))
+    assert sorted(due, key=len) == [[], [(1, "tab-one")]]
+    assert await mm.departures_due(T0 + 1000) == [(2, "tab-two")]
+    assert await mm.departures_due(T0 + 1000) == []
+
+
 async def test_at_the_fill_time_an_online_table_forms_with_whoever_is_there_and_a_staked_one_is_cancelled(quiet):
     mm = matchmaker(quiet)
     online = await join(mm, ONLINE3, 1)

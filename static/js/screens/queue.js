@@ -6,7 +6,7 @@ import { html, useEffect, useRef, useState } from '../lib.js';
 import { go } from '../router.js';
 import { refreshMe } from '../session.js';
 import { socket } from '../socket.js';
-import { toast } from '../state.js';
+import { toast, useStore } from '../state.js';
 import { coins, ErrorNote, Loading, MODE_NAMES, Page, useLoad, useNow } from '../ui.js';
 
 const REASONS = {
@@ -14,6 +14,7 @@ const REASONS = {
   cancelled: 'your seat was given up while your stake was moving',
   stakes_missing: 'a stake could not be collected',
   error: 'the table could not be created',
+  away: 'you were away longer than the seat is kept',
 };
 
 function Choice({ name, legend, options, value, onChange }) {
@@ -28,7 +29,7 @@ function Choice({ name, legend, options, value, onChange }) {
   </fieldset>`;
 }
 
-function Waiting({ data, onLeave, busy, error, total }) {
+function Waiting({ data, onLeave, busy, error, total, grace }) {
   const now = useNow(200);
   const fill = data.fill_ends_at ? Math.max(0, data.fill_ends_at - (now + data.skew)) : null;
   const queue = data.queue || {};
@@ -50,7 +51,7 @@ function Waiting({ data, onLeave, busy, error, total }) {
     <p class="muted">${staked
       ? 'Staked tables fill with real people only. If this one is not full when the time runs out, it is cancelled and your stake comes back.'
       : 'If the table is not full when the time runs out, simulated players take the empty seats (they win nothing, and league points are halved).'}
-      ${' '}Reloading or closing this page leaves the queue.</p>
+      ${' '}If this page closes or loses its connection, your seat waits ${grace} s for you to come back, then is given up${staked ? ' and your stake returned' : ''}.</p>
     <div class="row">
       <button type="button" class="btn" onClick=${onLeave} disabled=${busy}>${staked ? 'Leave and get my stake back' : 'Leave the queue'}</button>
     </div>
@@ -71,6 +72,8 @@ export function QueueScreen({ params, me }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const alive = useRef(true);
+  const held = useRef(0); // the socket session (socket.session) that holds my seat
+  const { connection } = useStore();
   useEffect(() => () => {
     alive.current = false;
   }, []);
@@ -100,6 +103,35 @@ export function QueueScreen({ params, me }) {
   useEffect(() => {
     if (status.data?.status === 'waiting') take(status.data);
   }, [status.data]);
+  // My seat outlives a reload or a dropped connection for a grace time: take it back on this socket (nothing is
+  // staked again; if it was given up meanwhile, the answer is idle and the form shows again).
+  useEffect(() => {
+    if (!waiting || connection !== 'open' || held.current === socket.session) return;
+    held.current = socket.session;
+    const { game: g, seats: n, mode: m, stake: s } = waiting.queue || {};
+    socket.request({ type: 'queue', game: g, seats: n, mode: m, ...(s ? { stake: s } : {}), rejoin: true })
+      .then((ack) => {
+        const data = ack.matchmaking || {};
+        if (data.event === 'idle') {
+          if (!alive.current) return;
+          setWaiting(null);
+          setEnded({ kind: 'cancelled', reason: 'away', refunded: m === 'staked' ? s : 0 });
+          refreshMe();
+        } else {
+          take(data);
+        }
+      })
+      .catch((failure) => {
+        if (!alive.current) return;
+        if (failure.code === 'already_seated') {
+          // The table formed while I was away: the status shows the way to it.
+          setWaiting(null);
+          status.reload();
+        } else {
+          held.current = 0; // try again on the next connection
+        }
+      });
+  }, [waiting, connection]);
   useEffect(() => {
     if (game && seats === null) setSeats(Math.min(game.max_seats, Math.max(game.min_seats, 3)));
     if (options && stake === null) setStake(options.stakes[0]);
@@ -112,6 +144,7 @@ export function QueueScreen({ params, me }) {
     setEnded(null);
     try {
       const ack = await socket.request({ type: 'queue', game: params.game, seats, mode, ...(mode === 'staked' ? { stake } : {}) });
+      held.current = socket.session;
       if (mode === 'staked') refreshMe();
       take(ack.matchmaking);
     } catch (failure) {
@@ -149,10 +182,10 @@ export function QueueScreen({ params, me }) {
     <${ErrorNote} error=${status.error} />
     ${playing && html`<p class="banner banner-info">You are playing at a matchmade table.${' '}
       <a class="btn btn-primary btn-small" href=${`#/table/${playing}`}>Go to the table</a></p>`}
-    ${ended && html`<p class="banner banner-warning" role="alert">The table was cancelled: ${REASONS[ended.reason] || ended.reason}.
+    ${ended && html`<p class="banner banner-warning" role="alert">${ended.reason === 'away' ? 'Your seat was given up' : 'The table was cancelled'}: ${REASONS[ended.reason] || ended.reason}.
       ${ended.refunded ? ` Your stake of ${coins(ended.refunded)} is back in your wallet.` : ''}</p>`}
     ${waiting
-      ? html`<${Waiting} data=${waiting} onLeave=${leave} busy=${busy} error=${error}
+      ? html`<${Waiting} data=${waiting} onLeave=${leave} busy=${busy} error=${error} grace=${Math.round(options?.queue_grace_seconds ?? 10)}
           total=${(waiting.queue?.mode === 'staked' ? options?.staked_fill_seconds : options?.online_fill_seconds) || 20} />`
       : game && options && !playing && html`<form class="card form" onSubmit=${queue}>
           <${Choice} name="seats" legend="Table size (you included)" options=${span} value=${seats} onChange=${setSeats} />
