@@ -1,4 +1,4 @@
-"""A hand reordered by drag and drop (and by the keyboard's sort buttons) is kept by the server across a reload;
+"""A hand reordered by drag and drop (and by the keyboard: the sort buttons, Shift with an arrow) is kept by the server across a reload;
 a dropped socket shows the reconnect banner, reconnects by itself and rejoins from the last version seen."""
 
 from __future__ import annotations
@@ -27,6 +27,11 @@ def colour_order(card: str) -> tuple[int, int]:
 
 async def shown_hand(page) -> list[str]:
     return await page.locator(HAND).evaluate_all("items => items.map(i => i.dataset.card)")
+
+
+async def focused_card_index(page) -> int | None:
+    index = await page.evaluate("() => document.activeElement?.closest('.hand [data-index]')?.dataset.index ?? null")
+    return None if index is None else int(index)
 
 
 async def eventually(check, timeout: float = 8.0) -> None:
@@ -91,6 +96,22 @@ async def test_a_reordered_hand_survives_a_reload_and_a_dropped_socket_rejoins_f
             by_colour = sorted(expected, key=colour_order)
             await eventually(lambda: server_hand() == by_colour)
             await eventually(lambda: _equals(shown_hand(page), by_colour))
+
+            # The keyboard's drag and drop: the arrows go from card to card, Shift with an arrow carries the focused
+            # card one place (the server keeps the order) and the focus goes with it.
+            await page.locator(".hand [data-card-focus]").first.focus()
+            await page.keyboard.press("ArrowRight")
+            assert await focused_card_index(page) == 1
+            await page.keyboard.press("Shift+ArrowRight")
+            by_keys = [by_colour[0], by_colour[2], by_colour[1], *by_colour[3:]]
+            await eventually(lambda: server_hand() == by_keys)
+            await eventually(lambda: _equals(shown_hand(page), by_keys))
+            assert await focused_card_index(page) == 2
+            await player.shot("moved-by-keyboard")
+            await page.keyboard.press("Shift+ArrowLeft")
+            await eventually(lambda: server_hand() == by_colour)
+            await eventually(lambda: _equals(shown_hand(page), by_colour))
+            assert await focused_card_index(page) == 1
 
             # The socket drops: the banner shows, the page reconnects alone and rejoins from its last version.
             await page.evaluate("""() => {

@@ -156,9 +156,31 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
     if (disabled || Date.now() < suppressClickUntil.current) return;
     onPlay(name);
   };
+  // The keyboard's drag and drop: every card takes the focus; the arrow keys go from card to card, and with Shift
+  // they carry the focused card one place left or right (the focus follows it).
+  const refocus = useRef(null);
+  useLayoutEffect(() => {
+    if (refocus.current === null) return;
+    list.current?.querySelector(`[data-index="${refocus.current}"] [data-card-focus]`)?.focus();
+    refocus.current = null;
+  });
+  const keyDown = (event, index) => {
+    const step = event.key === 'ArrowLeft' ? -1 : event.key === 'ArrowRight' ? 1 : 0;
+    if (!step || event.altKey || event.ctrlKey || event.metaKey) return;
+    const to = index + step;
+    if (to < 0 || to >= cards.length) return;
+    event.preventDefault();
+    if (event.shiftKey) {
+      if (fixed) return;
+      refocus.current = to;
+      onReorder(moved(cards, index, to));
+    } else {
+      list.current?.querySelector(`[data-index="${to}"] [data-card-focus]`)?.focus();
+    }
+  };
 
   return html`<ul class=${`hand${fixed ? ' fixed' : ''}`} ref=${list} tabindex="-1"
-      aria-label=${`Your hand, ${plural(cards.length, 'card')}`}>
+      aria-label=${`Your hand, ${plural(cards.length, 'card')}`} aria-describedby=${fixed ? undefined : 'hand-keys'}>
     ${cards.map((name, index) => {
       const canPlay = playable.has(name); // stays a button while a move is in flight, so the focus stays too
       let cls = 'hand-card';
@@ -177,13 +199,15 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
         onPointerUp: up,
         onPointerCancel: cancel,
         onDragStart: (e) => e.preventDefault(),
+        onKeyDown: (e) => keyDown(e, index),
       };
       return html`<li key=${keys[index]} class=${cls} style=${style} data-index=${index} data-card=${name}>
         ${canPlay
-          ? html`<button type="button" class="card-button" aria-label=${`Play ${cardLabel(name)}`}
+          ? html`<button type="button" class="card-button" aria-label=${`Play ${cardLabel(name)}`} data-card-focus
               aria-disabled=${disabled ? 'true' : undefined}
               onClick=${() => click(name)} ...${handlers}><${Card} name=${name} /></button>`
-          : html`<span class="card-still" role="img" aria-label=${cardLabel(name)} ...${handlers}>
+          : html`<span class="card-still" role="img" aria-label=${cardLabel(name)} tabindex="0" data-card-focus
+              ...${handlers}>
               <${Card} name=${name} /></span>`}
       </li>`;
     })}
@@ -374,7 +398,8 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
         onReorder=${reorder} disabled=${busy} fixed=${over} />
       ${!over && html`<p class="hand-help muted">${myTurn && playable.size
         ? 'Raised cards can be played. Drag cards to arrange your hand.'
-        : 'Drag cards to arrange your hand; the order is kept for you.'}</p>`}
+        : 'Drag cards to arrange your hand; the order is kept for you.'}
+        <span id="hand-keys"> Keyboard: the arrow keys go from card to card; Shift with an arrow moves the card.</span></p>`}
       <${ErrorNote} error=${error} />
     </div>
   </div>`;
