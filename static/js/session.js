@@ -65,7 +65,35 @@ export function dropInvitation(id) {
   });
 }
 
+/** A queued seat outlives a reload or a dropped connection for a grace time: take it back on each new socket
+ * (nothing is staked again). If it was given up meanwhile, every screen hears it as a `cancelled` notice. */
+async function takeBackQueuedSeat() {
+  let where;
+  try {
+    where = await get('/api/matchmaking');
+  } catch {
+    return; /* the queue screen shows its own error when it loads */
+  }
+  if (where.status !== 'waiting' || !where.queue) return;
+  const { game, seats, mode, stake } = where.queue;
+  let data;
+  try {
+    const ack = await socket.request({ type: 'queue', game, seats, mode, ...(stake ? { stake } : {}), rejoin: true });
+    data = ack.matchmaking || {};
+  } catch {
+    return; /* the socket dropped again (the next one tries again), or the table formed meanwhile (its notice came) */
+  }
+  const notice = data.event === 'idle'
+    ? { event: 'cancelled', reason: 'away', queue: where.queue, refunded: mode === 'staked' ? stake : 0 }
+    : data;
+  socket.receive({ type: 'matchmaking', data: notice });
+}
+
 function onNotice(message) {
+  if (message.type === 'hello') {
+    takeBackQueuedSeat();
+    return;
+  }
   if (message.type === 'invitation') {
     const invitation = message.data;
     const others = (list) => (list || []).filter((i) => i.id !== invitation.id);
@@ -84,7 +112,10 @@ function onNotice(message) {
       go(`/table/${data.table_id}`);
     }
     if (data.event === 'cancelled' && here.name !== 'queue') {
-      toast(`Your ${data.queue?.mode === 'staked' ? 'staked ' : ''}table was cancelled${data.refunded ? `; ${data.refunded} coins are back in your wallet` : ''}.`, 'warning', 8);
+      const what = data.reason === 'away'
+        ? 'You were away longer than a queued seat is kept: it was given up'
+        : `Your ${data.queue?.mode === 'staked' ? 'staked ' : ''}table was cancelled`;
+      toast(`${what}${data.refunded ? `; ${data.refunded} coins are back in your wallet` : ''}.`, 'warning', 8);
       refreshMe();
     }
     return;

@@ -30,7 +30,6 @@ class Connection {
     this.opened = false; // a socket was ready once: later opens are reconnections
     this.attempt = 0;
     this.sequence = 0;
-    this.session = 0; // counts the server's hellos: a new number is a new socket on the server
     this.pending = new Map(); // request id -> {resolve, reject}
     this.tables = new Map(); // table id -> {version, joining, handlers}
     this.noticeHandlers = new Set();
@@ -102,11 +101,11 @@ class Connection {
       case 'hello':
         this.ready = true;
         this.opened = true;
-        this.session += 1;
         this.attempt = 0;
         setStore({ connection: 'open', retryIn: 0 });
         this.schedulePing();
         for (const entry of this.tables.values()) this.join(entry);
+        for (const handler of [...this.noticeHandlers]) handler(message); // a new socket: who needs to know
         return;
       case 'ack':
       case 'pong':
@@ -254,6 +253,7 @@ class Connection {
     return this.request({ type: 'act', table: tableId, action });
   }
 
+  /** Notices that are not a reply nor a table's: `hello` (a new socket), matchmaking, invitations, rooms. */
   onNotice(handler) {
     this.noticeHandlers.add(handler);
     return () => this.noticeHandlers.delete(handler);

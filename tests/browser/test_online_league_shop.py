@@ -28,6 +28,16 @@ async def seat_holder(redis, user_id: int) -> str | None:
     return await redis.hget(f"{{mm}}:conn:{table}", str(user_id)) if table else None
 
 
+async def new_seat_holder(redis, user_id: int, old: str) -> str:
+    """Wait until another socket than `old` holds the user's queued seat, and return it."""
+    for _ in range(100):
+        holder = await seat_holder(redis, user_id)
+        if holder not in (old, None):
+            return holder
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the seat is still held by {old}")
+
+
 async def test_shop_staked_and_online_play_and_the_league_render_real_data(browser_settings, playwright, profiles):
     settings = browser_settings.model_copy(update={"online_fill_seconds": 2.0, "matchmaking_tick_seconds": 0.2})
     async with live_server(settings) as server:
@@ -112,12 +122,16 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             await page.reload()
             await page.get_by_role("heading", name="Looking for players…").wait_for()
             await page.get_by_text("your seat waits 10 s for you to come back").wait_for()
-            for _ in range(100):
-                if await seat_holder(runtime.redis, user.id) not in (holder, None):
-                    break
-                await asyncio.sleep(0.05)
-            assert await seat_holder(runtime.redis, user.id) not in (holder, None)
+            holder = await new_seat_holder(runtime.redis, user.id, holder)
             await page.locator(".chip-coins", has_text="600 coins").wait_for()
+            # From any screen: the lobby, reloaded, takes the seat back too and shows the way to the wait.
+            await page.get_by_role("link", name="Play", exact=True).click()
+            await page.reload()
+            queued = page.get_by_role("region", name="Looking for a table")
+            await queued.wait_for()
+            await new_seat_holder(runtime.redis, user.id, holder)
+            await queued.get_by_role("link", name="Open").click()
+            await page.get_by_role("heading", name="Looking for players…").wait_for()
             await page.get_by_role("button", name="Leave and get my stake back").click()
             await page.get_by_text("Your stake of 100 coins is back in your wallet.").wait_for()
             await page.locator(".chip-coins", has_text="700 coins").wait_for()

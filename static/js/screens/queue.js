@@ -6,7 +6,7 @@ import { html, useEffect, useRef, useState } from '../lib.js';
 import { go } from '../router.js';
 import { refreshMe } from '../session.js';
 import { socket } from '../socket.js';
-import { toast, useStore } from '../state.js';
+import { toast } from '../state.js';
 import { coins, ErrorNote, Loading, MODE_NAMES, Page, useLoad, useNow } from '../ui.js';
 
 const REASONS = {
@@ -72,8 +72,6 @@ export function QueueScreen({ params, me }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const alive = useRef(true);
-  const held = useRef(0); // the socket session (socket.session) that holds my seat
-  const { connection } = useStore();
   useEffect(() => () => {
     alive.current = false;
   }, []);
@@ -103,35 +101,6 @@ export function QueueScreen({ params, me }) {
   useEffect(() => {
     if (status.data?.status === 'waiting') take(status.data);
   }, [status.data]);
-  // My seat outlives a reload or a dropped connection for a grace time: take it back on this socket (nothing is
-  // staked again; if it was given up meanwhile, the answer is idle and the form shows again).
-  useEffect(() => {
-    if (!waiting || connection !== 'open' || held.current === socket.session) return;
-    held.current = socket.session;
-    const { game: g, seats: n, mode: m, stake: s } = waiting.queue || {};
-    socket.request({ type: 'queue', game: g, seats: n, mode: m, ...(s ? { stake: s } : {}), rejoin: true })
-      .then((ack) => {
-        const data = ack.matchmaking || {};
-        if (data.event === 'idle') {
-          if (!alive.current) return;
-          setWaiting(null);
-          setEnded({ kind: 'cancelled', reason: 'away', refunded: m === 'staked' ? s : 0 });
-          refreshMe();
-        } else {
-          take(data);
-        }
-      })
-      .catch((failure) => {
-        if (!alive.current) return;
-        if (failure.code === 'already_seated') {
-          // The table formed while I was away: the status shows the way to it.
-          setWaiting(null);
-          status.reload();
-        } else {
-          held.current = 0; // try again on the next connection
-        }
-      });
-  }, [waiting, connection]);
   useEffect(() => {
     if (game && seats === null) setSeats(Math.min(game.max_seats, Math.max(game.min_seats, 3)));
     if (options && stake === null) setStake(options.stakes[0]);
@@ -144,7 +113,6 @@ export function QueueScreen({ params, me }) {
     setEnded(null);
     try {
       const ack = await socket.request({ type: 'queue', game: params.game, seats, mode, ...(mode === 'staked' ? { stake } : {}) });
-      held.current = socket.session;
       if (mode === 'staked') refreshMe();
       take(ack.matchmaking);
     } catch (failure) {
