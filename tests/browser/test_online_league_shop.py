@@ -8,7 +8,6 @@ league service, as a finished week would have been) show with its paid prizes.""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from datetime import timedelta
 
@@ -18,6 +17,7 @@ from app.online.league import week_of
 from tests.browser.dice_tables import play_stakes
 from tests.browser.helpers import DESKTOP, PASSWORD, open_player, sign_up
 from tests.support.live import live_server
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.browser
 
@@ -30,12 +30,14 @@ async def seat_holder(redis, user_id: int) -> str | None:
 
 async def new_seat_holder(redis, user_id: int, old: str) -> str:
     """Wait until another socket than `old` holds the user's queued seat, and return it."""
-    for _ in range(100):
-        holder = await seat_holder(redis, user_id)
-        if holder not in (old, None):
-            return holder
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the seat is still held by {old}")
+    holders: list[str | None] = []
+
+    async def moved() -> bool:
+        holders.append(await seat_holder(redis, user_id))
+        return holders[-1] not in (old, None)
+
+    await eventually(moved)
+    return holders[-1]
 
 
 async def test_shop_staked_and_online_play_and_the_league_render_real_data(browser_settings, playwright, profiles):

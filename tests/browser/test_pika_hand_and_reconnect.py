@@ -3,13 +3,13 @@ a dropped socket shows the reconnect banner, reconnects by itself and rejoins fr
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
 from tests.browser.helpers import DESKTOP, open_player, sign_up
 from tests.support.live import live_server
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.browser
 
@@ -32,18 +32,6 @@ async def shown_hand(page) -> list[str]:
 async def focused_card_index(page) -> int | None:
     index = await page.evaluate("() => document.activeElement?.closest('.hand [data-index]')?.dataset.index ?? null")
     return None if index is None else int(index)
-
-
-async def eventually(check, timeout: float = 8.0) -> None:
-    """Wait until `check()` (plain or async) is true."""
-    for _ in range(int(timeout / 0.05)):
-        result = check()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"still not true after {timeout} s: {check}")
 
 
 async def test_a_reordered_hand_survives_a_reload_and_a_dropped_socket_rejoins_from_its_version(

@@ -18,6 +18,7 @@ from app.runtime import open_runtime
 from app.tables.rewards import split_places
 from tests.support.harness import PASSWORD, wipe
 from tests.support.live import live_server
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -131,15 +132,6 @@ async def test_a_staked_table_not_full_in_time_is_cancelled_with_every_stake_bac
         assert events(client, "cancelled")[-1]["refunded"] == 250
     assert [(await c.get("/api/wallet"))["balance"] for c in (ada, bob)] == [1000, 1000]
     assert (await ada.get("/api/matchmaking"))["status"] == "idle"
-
-
-async def eventually(check) -> None:
-    """Wait (up to about 2 s) for `check()` to come true: the server acts on its own tasks."""
-    for _ in range(100):
-        if await check():
-            return
-        await asyncio.sleep(0.02)
-    assert await check()
 
 
 async def closed(online: Online, client: TablestakesClient) -> None:
