@@ -365,6 +365,9 @@ async def test_friends_see_who_is_online(fast_settings):
 
 
 async def test_a_game_resumes_after_the_server_restarts_and_finishes(fast_settings):
+    # Bots that never wait would otherwise cover Ivy's seat 0.3 s after the restart and could finish the game before
+    # she is back to see it listed: the resumed table gives her the normal grace time to arrive.
+    fast_settings = fast_settings.model_copy(update={"disconnect_grace_seconds": 15.0})
     async with live_server(fast_settings) as server:
         ivy = await player(server, "ivy")
         table = await ivy.post("/api/tables", {"game": "pika", "seats": 3, "bot_level": "easy"})
