@@ -87,8 +87,9 @@ class Settings(BaseSettings):
     bot_delay_min_seconds: float = 0.6  # bots "think" for a human-like moment before they move
     bot_delay_max_seconds: float = 1.4
     snapshot_seconds: float = 5.0  # a live table is saved at every status change and at least this often
-    ws_messages_per_second: float = 20.0  # per socket, sustained; bursts up to twice that
+    ws_messages_per_second: float = 20.0  # per user (all their sockets), sustained; bursts up to twice that
     ws_refusals_before_close: int = 60  # rate-limited messages tolerated before the socket is closed
+    ws_max_sockets_per_user: int = 8  # more live sockets of one user close the oldest (tabs, devices)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

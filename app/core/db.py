@@ -22,6 +22,8 @@ from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import TypeDecorator
 
+from app.core import strict_json
+
 # Names every constraint, so migrations can refer to them and SQLite batch mode can recreate tables faithfully.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_N_label)s",
@@ -68,10 +70,13 @@ def create_engine(url: str, *, pool_size: int = 10, max_overflow: int = 20, busy
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=max_overflow)
+        engine = create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=max_overflow,
+                                     json_serializer=strict_json.dumps)
         _make_sqlite_transactional(engine, busy_timeout_ms)
         return engine
-    return create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True)
+    # JSON columns never hold NaN or Infinity (PostgreSQL refuses them; SQLite would store text no browser reads)
+    return create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True,
+                               json_serializer=strict_json.dumps)
 
 
 def _make_sqlite_transactional(engine: AsyncEngine, busy_timeout_ms: int) -> None:

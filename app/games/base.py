@@ -11,13 +11,17 @@ over the wire. Seats are numbered 0..seats-1 in clockwise order.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.games.rng import RandomSource
+
+if TYPE_CHECKING:
+    from app.games.actions import ActionSchema
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -118,6 +122,10 @@ class Game(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     default_options: ClassVar[dict[str, Any]] = {}
+    # option -> (lowest, highest) for every number option: a table's settings come from players, so each has a range
+    option_ranges: ClassVar[dict[str, tuple[float, float]]] = {}
+    # the actions a seat may send, checked for shape before `apply` sees them (app/games/actions.py)
+    action_schema: ClassVar[ActionSchema | None] = None
     bots: ClassVar[dict[str, type[Bot]]] = {}  # level name -> bot class: "easy", "medium", "hard"
 
     seat_count: int  # set by create()/from_state()
@@ -134,8 +142,24 @@ class Game(ABC):
             int_for_float = isinstance(merged[key], float) and type(value) is int  # 3 for 3.0; never True for 1.0
             if type(value) is not type(merged[key]) and not int_for_float:
                 raise IllegalAction("bad_option", f"option {key!r} must be a {type(merged[key]).__name__}")
-            merged[key] = value
+            if isinstance(value, float) and not math.isfinite(value):
+                raise IllegalAction("bad_option", f"option {key!r} must be a finite number")
+            if key in cls.option_ranges:
+                low, high = cls.option_ranges[key]
+                if not low <= value <= high:
+                    raise IllegalAction("bad_option", f"option {key!r} must be between {low:g} and {high:g}")
+            merged[key] = float(value) if int_for_float else value
         return merged
+
+    @classmethod
+    def check_action(cls, action: Any) -> None:
+        """Refuse (IllegalAction "bad_action") an action that has no shape of this game's actions: unknown type or
+        fields, wrong types, numbers out of range. Only the shape: the rules are `apply`'s to check."""
+        if cls.action_schema is None:
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise IllegalAction("bad_action", "an action is an object with a type")
+            return
+        cls.action_schema.check(action)
 
     @classmethod
     @abstractmethod

@@ -8,7 +8,6 @@ writer task: a table actor hands messages over without ever waiting on a slow cl
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
@@ -17,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from app.core import strict_json
 from app.core.errors import AppError
 from app.core.http import origin_allowed
 from app.core.security import SESSION_COOKIE
@@ -29,23 +29,6 @@ log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 64 * 1024
 OUTBOUND_QUEUE = 512
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: float):
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.updated = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
-        self.updated = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class Connection:
@@ -65,7 +48,13 @@ class Connection:
         if self._closing:
             return
         try:
-            self._queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            text = strict_json.dumps(message)
+        except ValueError:  # a NaN or infinity slipped into a message: never send JSON a browser cannot read
+            log.error("refused to send a message with a non-finite number to user %s: %s", self.user_id,
+                      message.get("type"))
+            return
+        try:
+            self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self._request_close(protocol.CLOSE_TOO_SLOW, "too slow", drop_pending=True)
 
@@ -94,7 +83,7 @@ class Connection:
 
 
 async def _refuse(websocket: WebSocket, code: int, error_code: str, message: str) -> None:
-    await websocket.send_text(json.dumps({"type": "error", "code": error_code, "message": message}))
+    await websocket.send_text(strict_json.dumps({"type": "error", "code": error_code, "message": message}))
     await websocket.close(code, message[:120])
 
 
@@ -117,7 +106,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         return
     connection = Connection(websocket, auth.user.id, auth.user.username)
     writer = asyncio.create_task(connection.writer(), name=f"ws-writer:{connection.id}")
-    await realtime.hub.register(connection)
+    for oldest in await realtime.hub.register(connection, runtime.settings.ws_max_sockets_per_user):
+        oldest.deliver(_error(None, "too_many_sockets",
+                              f"You have more than {runtime.settings.ws_max_sockets_per_user} live connections "
+                              "open; this one, the oldest, is closed."))
+        await oldest.close(protocol.CLOSE_TOO_MANY_SOCKETS, "too many connections")
     keepalive = asyncio.create_task(_keep_presence(connection, realtime, runtime, token, auth.session_id))
     connection.deliver(
         protocol.Hello(
@@ -158,7 +151,8 @@ async def _keep_presence(connection: Connection, realtime: Any, runtime: Any, to
 
 async def _read_loop(connection: Connection, realtime: Any, settings: Any) -> None:
     websocket = connection.websocket
-    bucket = TokenBucket(settings.ws_messages_per_second, 2 * settings.ws_messages_per_second)
+    # One budget per user, shared by all of their sockets: more sockets buy no more messages.
+    bucket = realtime.hub.message_budget(connection.user_id, settings.ws_messages_per_second)
     refusals = 0
     while True:
         try:
@@ -187,11 +181,20 @@ async def _read_loop(connection: Connection, realtime: Any, settings: Any) -> No
 
 def _request_id(text: str) -> Any:
     try:
-        data = json.loads(text)
+        data = strict_json.loads(text)
     except ValueError:
         return None
+    return _valid_request_id(data)
+
+
+def _valid_request_id(data: Any) -> Any:
+    """The request's `id` if it is one we can echo (a short string or a safe integer), else None."""
     request_id = data.get("id") if isinstance(data, dict) else None
-    return request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None
+    if isinstance(request_id, str) and len(request_id) <= protocol.MAX_REQUEST_ID_LENGTH:
+        return request_id
+    if type(request_id) is int and abs(request_id) <= protocol.MAX_SAFE_INTEGER:
+        return request_id
+    return None
 
 
 def _error(request_id: Any, code: str, message: str, table: str | None = None) -> dict[str, Any]:
@@ -200,11 +203,11 @@ def _error(request_id: Any, code: str, message: str, table: str | None = None) -
 
 async def _handle_text(connection: Connection, realtime: Any, text: str) -> None:
     try:
-        data = json.loads(text)
-    except ValueError:
-        connection.deliver(_error(None, "bad_json", "That message is not valid JSON."))
+        data = strict_json.loads(text)
+    except ValueError as error:
+        connection.deliver(_error(None, "bad_json", f"That message is not valid JSON: {str(error)[:80]}."))
         return
-    request_id = _request_id(text)
+    request_id = _valid_request_id(data)
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         connection.deliver(_error(request_id, "bad_message", "A message is a JSON object with a \"type\"."))
         return

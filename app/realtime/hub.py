@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -30,22 +30,58 @@ class Outbound(Protocol):
     def deliver(self, message: dict[str, Any]) -> None: ...
 
 
+class TokenBucket:
+    """`rate` messages per second sustained, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: float):
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.updated = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
 class Hub:
     def __init__(self, redis: Any, node_id: str | None = None):
         self.redis = redis
         self.node_id = node_id or uuid.uuid4().hex[:12]
-        self._by_user: dict[int, set[Outbound]] = defaultdict(set)
+        self._by_user: dict[int, dict[Outbound, None]] = {}  # insertion-ordered: the oldest socket first
+        self._budgets: dict[int, TokenBucket] = {}
 
-    async def register(self, connection: Outbound) -> None:
-        self._by_user[connection.user_id].add(connection)
+    async def register(self, connection: Outbound, max_per_user: int | None = None) -> list[Outbound]:
+        """Add a socket; returns the user's oldest sockets beyond `max_per_user`, which the caller closes."""
+        sockets = self._by_user.setdefault(connection.user_id, {})
+        sockets[connection] = None
+        surplus: list[Outbound] = []
+        if max_per_user is not None and len(sockets) > max_per_user:
+            surplus = list(sockets)[: len(sockets) - max_per_user]
+            for old in surplus:
+                del sockets[old]
         await self._touch(connection)
+        return surplus
+
+    def message_budget(self, user_id: int, per_second: float) -> TokenBucket:
+        """The user's message budget, shared by all their sockets on this node (bursts up to twice the rate)."""
+        bucket = self._budgets.get(user_id)
+        if bucket is None:
+            bucket = self._budgets[user_id] = TokenBucket(per_second, 2 * per_second)
+        return bucket
 
     async def unregister(self, connection: Outbound) -> None:
         sockets = self._by_user.get(connection.user_id)
         if sockets is not None:
-            sockets.discard(connection)
+            sockets.pop(connection, None)
             if not sockets:
                 del self._by_user[connection.user_id]
+                self._budgets.pop(connection.user_id, None)
         try:
             await self.redis.hdel(presence_key(connection.user_id), connection.id)
         except Exception:  # presence is best effort: the TTL cleans up

@@ -13,8 +13,15 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-RequestId = Annotated[str | int | None, Field(default=None, description="echoed in the reply")]
-TableId = Annotated[str, Field(min_length=1, max_length=64)]
+MAX_SAFE_INTEGER = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
+MAX_REQUEST_ID_LENGTH = 64
+RequestId = Annotated[
+    Annotated[str, Field(max_length=MAX_REQUEST_ID_LENGTH)]
+    | Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)] | None,
+    Field(default=None, description="echoed in the reply"),
+]
+TableId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Version = Annotated[int, Field(ge=0, le=MAX_SAFE_INTEGER)]
 
 
 class _Message(BaseModel):
@@ -30,7 +37,7 @@ class Join(_Message):
     type: Literal["join"]
     id: RequestId = None
     table: TableId
-    since: int | None = Field(default=None, ge=0)
+    since: Version | None = None
 
 
 class Leave(_Message):
@@ -47,8 +54,8 @@ class Act(_Message):
     type: Literal["act"]
     id: RequestId = None
     table: TableId
-    action: dict[str, Any]
-    seat: int | None = None
+    action: dict[str, Any] = Field(description="checked against the game's action shapes (docs/engines.md)")
+    seat: Annotated[int, Field(ge=0, le=64)] | None = None
 
 
 class Ping(_Message):
@@ -68,7 +75,7 @@ class Queue(_Message):
     game: str = Field(min_length=1, max_length=32, description="pika, stakes, kapern or piker")
     seats: int = Field(ge=2, le=6, description="the table size, yours included")
     mode: Literal["online", "staked"] = "online"
-    stake: int | None = Field(default=None, gt=0, description="staked mode only: one of the STAKES amounts (100, 250, 500, 1000)")
+    stake: int | None = Field(default=None, gt=0, le=MAX_SAFE_INTEGER, description="staked mode only: one of the STAKES amounts (100, 250, 500, 1000)")
     rejoin: bool = Field(default=False, description="only take back the seat you wait at in this queue; if it was "
                                                     "given up meanwhile, answer `idle` instead of sitting down anew")
 
@@ -188,6 +195,7 @@ CLOSE_UNAUTHORIZED = 4401  # no session cookie, or a forged, expired or revoked 
 CLOSE_FORBIDDEN_ORIGIN = 4403  # Origin not allowed
 CLOSE_RATE_LIMITED = 4429  # kept flooding after rate_limited errors
 CLOSE_TOO_SLOW = 4408  # the client does not read its messages
+CLOSE_TOO_MANY_SOCKETS = 4409  # the user opened more sockets than WS_MAX_SOCKETS_PER_USER: the oldest is closed
 CLOSE_MESSAGE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001  # the server is shutting down
 
@@ -196,15 +204,20 @@ CLOSE_CODES = {
     CLOSE_FORBIDDEN_ORIGIN: "forbidden origin",
     CLOSE_RATE_LIMITED: "rate limited: too many messages",
     CLOSE_TOO_SLOW: "the client did not keep up with its messages",
+    CLOSE_TOO_MANY_SOCKETS: "too many connections for this user: the oldest was closed (do not reconnect by itself)",
     CLOSE_MESSAGE_TOO_BIG: "message too big",
     CLOSE_GOING_AWAY: "server shutting down",
 }
 
 
 def schemas() -> dict[str, Any]:
+    from app.games.registry import game_names, get_game
+
     return {
         "client_to_server": client_message_adapter.json_schema(),
         "server_to_client": server_message_adapter.json_schema(),
+        # `act`'s `action`, per game: anything else is refused with bad_action before the game sees it
+        "actions": {name: get_game(name).action_schema.json_schema() for name in game_names()},
     }
 
 

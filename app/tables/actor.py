@@ -302,8 +302,7 @@ class TableActor:
             raise TableError("not_your_seat", f"you sit in seat {own_seat}, not seat {seat}")
         if self.status != "playing":
             raise IllegalAction("game_over", "this game is over")
-        if not isinstance(action, dict):
-            raise IllegalAction("bad_action", "an action is an object with a type")
+        type(self.game).check_action(action)  # the shape first: unknown fields or types never reach the engine
         self._apply(own_seat, action, by_bot=False)
         # A person acting is present: their seat is no longer covered by a bot.
         if self.seats[own_seat].away:

@@ -66,6 +66,12 @@ function ConnectionBanner({ state }) {
       <button type="button" class="btn btn-small" onClick=${() => socket.retryNow()}>Reconnect now</button>
     </div>`;
   }
+  if (state.connection === 'replaced') {
+    return html`<div class="banner banner-warning" role="status">
+      <span>This page stopped following your games: Tablestakes is open in too many other tabs or devices.</span>
+      <button type="button" class="btn btn-small" onClick=${() => socket.start()}>Use this page</button>
+    </div>`;
+  }
   if (state.connection === 'closed') {
     return html`<div class="banner banner-error" role="alert">
       <span>The server refused this page's live connection. Reload the page to try again.</span>

@@ -176,6 +176,12 @@ class Connection {
       setStore({ connection: 'closed' });
       return;
     }
+    if (event.code === 4409) {
+      // Too many tabs: the server closed this, the oldest. Reconnecting by itself would close another tab in turn.
+      this.wanted = false;
+      setStore({ connection: 'replaced' });
+      return;
+    }
     const base = Math.min(MAX_BACKOFF_S, 0.5 * 2 ** this.attempt);
     const delay = this.attempt === 0 ? 0.3 : base * (0.8 + Math.random() * 0.4);
     this.attempt += 1;

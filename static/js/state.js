@@ -6,7 +6,7 @@ const listeners = new Set();
 
 export const store = {
   me: null, // /api/me: id, username, coins, xp, level, level_xp, next_level_xp, active (running shop items)
-  connection: 'offline', // offline | connecting | open | reconnecting | closed
+  connection: 'offline', // offline | connecting | open | reconnecting | closed | replaced
   retryIn: 0, // seconds before the next reconnection attempt
   invitations: [], // pending invitations (GET /api/invitations, then socket notices)
   toasts: [], // short notes: {id, text, kind}

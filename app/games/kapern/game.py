@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import Any
 
 from app.games.base import Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.kapern.actions import KAPERN_ACTIONS
 from app.games.kapern.bots import EasyBot, HardBot, MediumBot
 from app.games.kapern.cards import (
     CARDS,
@@ -78,6 +79,7 @@ class Kapern(Game):
     max_seats = 5
     # kapern.md: a table option offers the published 35-card deck alone.
     default_options = {"published_deck": False}
+    action_schema = KAPERN_ACTIONS
     bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     seat_count: int

@@ -49,6 +49,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.games.base import Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.pika.actions import PIKA_ACTIONS
 from app.games.pika.cards import (
     CHAINS_ON_DRAW_TWO,
     CHAINS_ON_WILD_FOUR,
@@ -117,6 +118,8 @@ class Pika(Game):
     min_seats = 2
     max_seats = 4
     default_options = {"alert_seconds": 3.0}
+    option_ranges = {"alert_seconds": (1.0, 30.0)}  # a call needs a moment; a longer alert stalls the table
+    action_schema = PIKA_ACTIONS
     bots: dict = {}  # filled in by app/games/pika/__init__.py
 
     def __init__(self, seat_count: int, options: dict[str, Any], rng: RandomSource):

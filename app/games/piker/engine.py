@@ -59,6 +59,7 @@ from itertools import combinations
 from typing import Any
 
 from app.games.base import Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.piker.actions import PIKER_ACTIONS
 from app.games.piker.cards import (
     AT_AFTER_MARKET,
     AT_END_OF_COLLECT,
@@ -141,6 +142,7 @@ class Piker(Game):
     min_seats = 2
     max_seats = 4
     default_options: dict[str, Any] = {}
+    action_schema = PIKER_ACTIONS
     bots: dict = {}  # filled in by app.games.piker (bots import this module)
 
     def __init__(self, state: dict[str, Any], rng: RandomSource):

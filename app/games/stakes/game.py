@@ -42,6 +42,7 @@ from typing import Any
 
 from app.games.base import Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.rng import RandomSource, random_from_state
+from app.games.stakes.actions import STAKES_ACTIONS
 from app.games.stakes.bots import EasyBot, HardBot, MediumBot
 from app.games.stakes.cards import DECK_SIZE, EFFECT, FULL_DECK, VALUE, new_deck
 
@@ -89,6 +90,7 @@ class Stakes(Game):
     min_seats = 2
     max_seats = 6
     default_options: dict[str, Any] = {}
+    action_schema = STAKES_ACTIONS
     bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     def __init__(self, seats: int, rng: RandomSource):

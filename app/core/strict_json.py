@@ -1,0 +1,47 @@
+"""JSON in and out with non-finite numbers refused everywhere (socket, HTTP, database, outgoing messages).
+
+Python's `json` reads `NaN`, `Infinity` and `1e400` (as inf) although they are not JSON, and writes them back as bare
+`NaN`/`Infinity`, which PostgreSQL's JSON type and every browser refuse. One hostile value stored in a table's log
+would then make every later write of that table fail. So: `loads` refuses them (and absurd nesting), `dumps` refuses
+to write them, and the database engine serialises its JSON columns with `dumps`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+
+class StrictJSONError(ValueError):
+    """The text is not JSON we accept; the message says why in a sentence."""
+
+
+def _no_constant(name: str) -> Any:
+    raise StrictJSONError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise StrictJSONError(f"{text[:20]} is too large a number")
+    return value
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON text; raises StrictJSONError (a ValueError) for invalid JSON, NaN/Infinity, overflowing numbers
+    and absurd nesting."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except StrictJSONError:
+        raise
+    except RecursionError:
+        # json's scanner recurses per level of nesting; past the interpreter's limit it stops cleanly with this
+        raise StrictJSONError("JSON nested too deeply") from None
+    except ValueError as error:
+        raise StrictJSONError(str(error)) from None
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON; raises ValueError for NaN or infinite floats instead of writing invalid JSON."""
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
