@@ -185,6 +185,22 @@ class Game(ABC):
     def view(self, seat: int | None) -> View:
         """What `seat` may see (None: a spectator). Built fresh for that seat, never filtered from a shared view."""
 
+    def public_view(self) -> View:
+        """The part of every seat's view that is the same for all of them: exactly the spectator's view.
+
+        The table sends it (and its changes) once per change for everyone; engines may build it faster than this.
+        """
+        return self.view(None)
+
+    def private_view(self, seat: int) -> View:
+        """The keys of `seat`'s view that differ from `public_view()` (its hand, what only it may do).
+
+        `view(seat) == {**public_view(), **private_view(seat)}` always holds (tests check it for every engine);
+        engines may build it directly, without building the whole view, as long as that stays true.
+        """
+        public = self.public_view()
+        return {key: value for key, value in self.view(seat).items() if key not in public or public[key] != value}
+
     @abstractmethod
     def outcome(self) -> Outcome | None:
         """The placings once the game is over, else None."""
