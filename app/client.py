@@ -24,6 +24,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.tables import patch
+
 KEEPALIVE_EXPIRY_SECONDS = 2.0  # below the server's 5 s idle keep-alive (see TablestakesClient.__init__)
 
 
@@ -39,16 +41,48 @@ class ClientError(Exception):
 
 @dataclass
 class TableState:
-    """What this client knows of one table, kept current from the socket."""
+    """What this client knows of one table, kept current from the socket's full messages and patches
+    (docs/protocol.md, "Table messages")."""
 
     id: str
     version: int = -1
-    view: dict[str, Any] = field(default_factory=dict)
+    public: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, Any] = field(default_factory=dict)
+    view: dict[str, Any] = field(default_factory=dict)  # the seat's whole view: public, then private on top
     legal: list[dict[str, Any]] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
     messages: int = 0
     received_at: float = 0.0
+
+    def apply(self, message: dict[str, Any]) -> None:
+        """Take one table message: a full state (sync, catch_up) or an update's patches, and its events."""
+        kind = message["type"]
+        if kind in ("sync", "catch_up"):
+            self.public = message["public"]
+            self.private = message["private"]
+            self.legal = message["legal"]
+            self.info = {**message["info"], "my_seat": message["seat"]}
+            if kind == "sync":
+                self.events.clear()
+        else:
+            if "public" in message:
+                self.public = patch.apply(self.public, message["public"])
+            if "private" in message:
+                self.private = patch.apply(self.private, message["private"])
+            if "legal" in message:
+                self.legal = message["legal"]
+            if "info" in message:
+                self.info = patch.apply(self.info, message["info"])
+        events = message.get("events", [])
+        # Events carry no version of their own: they are numbered up to the message's version, one each.
+        first = message["version"] - len(events) + 1
+        self.events.extend({**event, "version": first + index} for index, event in enumerate(events))
+        del self.events[:-200]
+        self.version = message["version"]
+        self.view = {**self.public, **self.private}
+        self.messages += 1
+        self.received_at = time.perf_counter()
 
     @property
     def seat(self) -> int | None:
@@ -82,6 +116,7 @@ class TablestakesClient:
         self.received: list[dict[str, Any]] = []  # every socket message, in order (tests read it)
         self.table_messages = 0  # table messages received, and their size in bytes (the load bench reads them)
         self.table_bytes = 0
+        self.last_size = 0  # the size of the message being dispatched
         self.keep_messages = True
         self._ids = itertools.count(1)
         self._pending: dict[Any, asyncio.Future] = {}
@@ -160,9 +195,14 @@ class TablestakesClient:
         try:
             async for raw in self.socket:
                 message = json.loads(raw)
-                if message.get("type") in ("update", "catch_up", "sync"):
+                self.last_size = len(raw)
+                kind = message.get("type")
+                if kind in ("update", "catch_up", "sync"):
                     self.table_messages += 1
                     self.table_bytes += len(raw)
+                elif kind == "error" and message.get("code") == "table_moved" and message.get("table"):
+                    # The table's new owner has it: join again, from the last version seen.
+                    asyncio.get_running_loop().create_task(self._rejoin(message["table"]))
                 self._dispatch(message)
         except ConnectionClosed:
             pass
@@ -184,17 +224,12 @@ class TablestakesClient:
             self._hello_message = message
             self._hello.set()
         elif kind in ("update", "catch_up", "sync"):
-            state = self.tables.setdefault(message["table"], TableState(message["table"]))
-            if kind == "sync":
-                state.events.clear()
-            state.version = message["version"]
-            state.view = message["view"]
-            state.legal = message["legal"]
-            state.info = message["table_info"]
-            state.events.extend(message["events"])
-            del state.events[:-200]
-            state.messages += 1
-            state.received_at = time.perf_counter()
+            state = self.tables.get(message["table"])
+            if state is None:
+                if kind == "update":
+                    return  # patches for a table this client has no state of (it joins, and gets it in full)
+                state = self.tables[message["table"]] = TableState(message["table"])
+            state.apply(message)
         elif kind in ("invitation", "room", "matchmaking"):
             self.notices.append(message)
         elif kind == "error" and message.get("id") is None:
@@ -234,6 +269,13 @@ class TablestakesClient:
         if reply["type"] == "error":
             raise ClientError(reply["code"], reply["message"])
         return reply
+
+    async def _rejoin(self, table_id: str) -> None:
+        state = self.tables.get(table_id)
+        try:
+            await self.join(table_id, since=state.version if state else None)
+        except (ClientError, asyncio.TimeoutError):
+            pass
 
     async def join(self, table_id: str, since: int | None = None) -> dict[str, Any]:
         return await self.request({"type": "join", "table": table_id, "since": since})

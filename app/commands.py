@@ -10,10 +10,18 @@ import socket
 import sys
 import uuid
 from datetime import date
+from typing import Any
 
 from app.config import Settings
 
 log = logging.getLogger("tablestakes")
+
+
+def uvicorn_options() -> dict[str, Any]:
+    """How every node (and the bench's bare relay, to compare like with like) runs its WebSockets."""
+    from app.realtime.gateway import MAX_FRAME_BYTES
+
+    return {"ws_max_size": MAX_FRAME_BYTES, "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0}
 
 
 def serve(host: str | None, port: int | None) -> int:
@@ -22,7 +30,6 @@ def serve(host: str | None, port: int | None) -> int:
 
     from app.core.logging import configure_logging
     from app.main import create_app
-    from app.realtime.gateway import MAX_FRAME_BYTES
 
     settings = Settings()
     configure_logging(settings.log_level)
@@ -50,7 +57,7 @@ def serve(host: str | None, port: int | None) -> int:
 
     # One process per node, no --workers (design.md); proxy headers are trusted from loopback only (uvicorn default).
     config = uvicorn.Config(create_app(settings), log_config=None, access_log=False, proxy_headers=True,
-                            lifespan="on", ws_max_size=MAX_FRAME_BYTES, ws_ping_interval=20.0, ws_ping_timeout=20.0)
+                            lifespan="on", **uvicorn_options())
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: end quietly with status 0.
     previous = signal.signal(signal.SIGTERM, _stopped)
     try:

@@ -86,7 +86,9 @@ class Settings(BaseSettings):
     pika_alert_seconds: float = 3.0
     bot_delay_min_seconds: float = 0.6  # bots "think" for a human-like moment before they move
     bot_delay_max_seconds: float = 1.4
-    snapshot_seconds: float = 5.0  # a live table is saved at every status change and at least this often
+    snapshot_seconds: float = 30.0  # a live table's snapshot (a shortcut: its log has every move) at least this often
+    node_name: str = ""  # this node's stable name (default: the host name); each start adds a random suffix
+    owner_lease_seconds: float = 10.0  # a node silent this long loses its tables to a node that is alive
     ws_messages_per_second: float = 20.0  # per user (all their sockets), sustained; bursts up to twice that
     ws_refusals_before_close: int = 60  # rate-limited messages tolerated before the socket is closed
     ws_max_sockets_per_user: int = 8  # more live sockets of one user close the oldest (tabs, devices)

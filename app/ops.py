@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
@@ -23,8 +23,19 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+def _tables(request: Request) -> dict[str, object]:
+    """This node's tables: how many it plays, the ones it could neither save nor cancel yet (it keeps trying),
+    and how many writes were refused because another node had adopted the table."""
+    realtime = getattr(request.app.state, "realtime", None)
+    if realtime is None:
+        return {}
+    manager = realtime.tables
+    return {"node": manager.node_id, "tables": manager.owned(), "failed_tables": manager.failed(),
+            "fenced_writes": manager.store.fenced_writes}
+
+
 @router.get("/readyz")
-async def readyz(runtime: RuntimeDep) -> JSONResponse:
+async def readyz(request: Request, runtime: RuntimeDep) -> JSONResponse:
     async def database() -> None:
         async with runtime.engine.connect() as connection:
             await connection.execute(text("SELECT 1"))
@@ -41,6 +52,7 @@ async def readyz(runtime: RuntimeDep) -> JSONResponse:
         except Exception as error:  # any failure means not ready; the reason goes to the log
             log.warning("readiness check failed", extra={"check": name, "error": repr(error)})
             results[name] = "unavailable"
+    node = _tables(request)
     if all(value == "ok" for value in results.values()):
-        return JSONResponse({"status": "ready", **results})
+        return JSONResponse({"status": "ready", **results, **node})
     return error_response(503, "not_ready", "A backing service does not answer.", results)

@@ -1,21 +1,31 @@
-"""Load bench: N simulated players, real WebSocket clients on loopback, playing Pika tables against each other.
+"""Load bench: N players, real WebSocket clients on loopback, playing Pika tables of --seats against each other.
 
-    .venv/bin/python bench/load.py --players 400 --seconds 60
+    .venv/bin/python bench/load.py                               # 2,000 players, Tablestakes on SQLite + memory://
+    .venv/bin/python bench/load.py --players 400 --baseline      # and the bare relay, 3 interleaved rounds, ratios
+    .venv/bin/python bench/load.py --database postgresql+asyncpg://postgres@127.0.0.1:5432/postgres \\
+                                   --redis redis://127.0.0.1:6379/15         # on PostgreSQL + Redis (scratch db)
 
-With no --url it starts `tablestakes serve --port 0` on a scratch embedded data folder (SQLite + memory://) and
-measures that process; with --url it plays against a running server (pass --pid to measure its memory).
+Tablestakes runs as `tablestakes serve --port 0` on a scratch data folder (and, with --database, a scratch PostgreSQL
+database made and dropped on that server). Its players are seeded straight into the database (accounts and login
+sessions, like a seeding script: no argon2 cost), then meet in friends rooms through the HTTP API, one room per
+table, all formed before the measured window (the set-up time is printed apart). In the window each player answers
+its turns with the easy bot's choice after --think seconds (0.5-1.5x at random); a table whose game ends forms a new
+room and plays on. With --baseline the same players, in groups of the same size, run against bench/bare_relay.py: a
+server of the same stack that only relays each action to the table's sockets; each group takes turns round-robin
+with the same think time.
 
-Players register over HTTP, meet in friends rooms of --seats (a host invites the others, they accept, the host
-starts), then play with the easy bot's choices, each move after --think seconds, forming a new room whenever a game
-ends, until the time is up. It prints concurrent sockets, tables, actions per second, the time from an action to
-every seat at that table having its update (p50, p95, p99), bytes per table message per seat and the server's
-memory. It stops by itself.
+Printed per run and as medians of the rounds: actions per second, the time from an action to every seat at the table
+having its update (p50, p95, p99), the server's CPU time per action (from /proc), the median bytes per table message
+per seat, the server's memory (RSS) once everyone is connected, and the ratios Tablestakes / bare relay. Stops by
+itself; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
+import json
 import os
 import random
 import re
@@ -25,243 +35,483 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from websockets.asyncio.client import connect  # noqa: E402
+
 from app.client import ClientError, TablestakesClient  # noqa: E402
 from app.games.registry import get_game  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "load-bench-password"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# ------------------------------------------------------------------------------------------------ measuring
 
 
 class Arrivals:
-    """When each client first saw each table version (one process, one clock)."""
+    """When each client first saw each table version (one process, one clock), and the sizes of what it got."""
 
     def __init__(self) -> None:
         self.seen: dict[tuple[str, int], list[tuple[int, float]]] = defaultdict(list)
-        self.table_messages = 0
-        self.table_bytes = 0
+        self.sizes: list[int] = []
 
-    def listener(self, client_index: int, client: TablestakesClient):
-        def on_message(message: dict[str, Any]) -> None:
-            if message.get("type") in ("update", "catch_up", "sync"):
-                self.seen[(message["table"], client_index)].append((message["version"], time.perf_counter()))
-        return on_message
+    def saw(self, table: str, client: int, version: int, size: int) -> None:
+        self.seen[(table, client)].append((version, time.perf_counter()))
+        self.sizes.append(size)
 
-    def first_at_or_after(self, table: str, client_index: int, version: int) -> float | None:
-        for seen_version, at in self.seen.get((table, client_index), ()):
+    def first_at_or_after(self, table: str, client: int, version: int) -> float | None:
+        for seen_version, at in self.seen.get((table, client), ()):
             if seen_version >= version:
                 return at
         return None
 
 
-class Bench:
-    def __init__(self, args: argparse.Namespace, url: str):
-        self.args = args
-        self.url = url
+class Run:
+    """One measured window against one server: the actions sent and when everyone saw them."""
+
+    def __init__(self, label: str, pid: int):
+        self.label = label
+        self.pid = pid
         self.arrivals = Arrivals()
-        self.acts: list[tuple[str, int, float, tuple[int, ...]]] = []  # table, version, sent at, client indexes
+        self.acts: list[tuple[str, int, float, tuple[int, ...]]] = []  # table, version, sent at, the group
+        self.games = 0
         self.refused = 0
-        self.games_finished = 0
-        self.tables_started = 0
-        self.clients: list[TablestakesClient] = []
-        self.open_sockets = 0
-        self.peak_sockets = 0
-        self.live_tables = 0
-        self.peak_tables = 0
-        self.stop_at = 0.0
+        self.setup_seconds = 0.0
+        self.rss_connected = 0.0
+        self.window = 0.0
+        self.cpu_seconds = 0.0
 
-    async def setup_players(self) -> None:
-        run = f"{random.randrange(16**6):06x}"
-        semaphore = asyncio.Semaphore(8)
-
-        async def make(index: int) -> TablestakesClient:
-            client = TablestakesClient(self.url, timeout=120)
-            client.keep_messages = False
-            async with semaphore:
-                await client.register(f"lb{run}{index}", PASSWORD)
-            client.on_message(self.arrivals.listener(index, client))
-            await client.connect()
-            self.open_sockets += 1
-            self.peak_sockets = max(self.peak_sockets, self.open_sockets)
-            return client
-
-        started = time.perf_counter()
-        self.clients = list(await asyncio.gather(*(make(i) for i in range(self.args.players))))
-        print(f"registered and connected {len(self.clients)} players in {time.perf_counter() - started:.1f} s",
-              flush=True)
-
-    async def group_loop(self, members: list[int]) -> None:
-        while time.monotonic() < self.stop_at:
-            table_id = await self.form_table(members)
-            self.tables_started += 1
-            self.live_tables += 1
-            self.peak_tables = max(self.peak_tables, self.live_tables)
-            try:
-                await asyncio.gather(*(self.play(index, table_id, members) for index in members))
-                self.games_finished += 1
-            finally:
-                self.live_tables -= 1
-
-    async def form_table(self, members: list[int]) -> str:
-        host = self.clients[members[0]]
-        room = await host.post("/api/rooms", {"game": "pika", "seats": len(members), "turn_seconds": 60})
-        for index in members[1:]:
-            guest = self.clients[index]
-            await host.post(f"/api/rooms/{room['id']}/invitations", {"username": guest.user["username"]})
-            invitation = next(i for i in (await guest.get("/api/invitations"))["invitations"]
-                              if i["room_id"] == room["id"])
-            await guest.post(f"/api/invitations/{invitation['id']}/accept")
-        started = await host.post(f"/api/rooms/{room['id']}/start")
-        table_id = started["table_id"]
-        for index in members:
-            await self.clients[index].join(table_id)
-        return table_id
-
-    async def play(self, index: int, table_id: str, members: list[int]) -> None:
-        client = self.clients[index]
-        await client.wait_for(lambda: table_id in client.tables)
-        seat = client.tables[table_id].seat
-        bot = get_game("pika").bots["easy"](seat, random.Random(index))
-        while True:
-            state = client.tables[table_id]
-            if state.over or time.monotonic() >= self.stop_at:
-                return
-            version = state.version
-            if state.legal:
-                action = bot.choose(state.view if bot.needs_view else None, state.legal)
-                if action is not None:
-                    if self.args.think:
-                        await asyncio.sleep(random.uniform(0.5, 1.5) * self.args.think)
-                        if client.tables[table_id].version != version:
-                            continue  # the table moved on while we thought
-                    sent = time.perf_counter()
-                    try:
-                        ack = await client.act(table_id, action)
-                    except ClientError:
-                        self.refused += 1  # e.g. an alert expired meanwhile: look again
-                        continue
-                    self.acts.append((table_id, ack["version"], sent, tuple(members)))
-                    continue
-            try:
-                await client.wait_for(lambda: client.tables[table_id].version != version
-                                      or client.tables[table_id].over,
-                                      timeout=max(0.5, self.stop_at - time.monotonic()))
-            except (TimeoutError, asyncio.TimeoutError):
-                return
+    def act(self, table: str, version: int, sent: float, group: tuple[int, ...]) -> None:
+        self.acts.append((table, version, sent, group))
 
     def latencies(self) -> list[float]:
-        result = []
-        for table_id, version, sent, members in self.acts:
-            times = [self.arrivals.first_at_or_after(table_id, index, version) for index in members]
+        found = []
+        for table, version, sent, group in self.acts:
+            times = [self.arrivals.first_at_or_after(table, member, version) for member in group]
             if all(t is not None for t in times):
-                result.append(max(times) - sent)
-        return result
+                found.append(max(times) - sent)  # type: ignore[type-var]
+        return found
+
+    def numbers(self) -> dict[str, float]:
+        latencies = sorted(self.latencies())
+        actions = len(self.acts)
+        return {
+            "actions/s": actions / self.window if self.window else 0.0,
+            "p50 ms": percentile(latencies, 0.5) * 1000,
+            "p95 ms": percentile(latencies, 0.95) * 1000,
+            "p99 ms": percentile(latencies, 0.99) * 1000,
+            "cpu ms/action": self.cpu_seconds * 1000 / actions if actions else 0.0,
+            "bytes/update/seat": statistics.median(self.arrivals.sizes) if self.arrivals.sizes else 0.0,
+            "rss MiB": self.rss_connected,
+        }
+
+    def report(self) -> None:
+        n = self.numbers()
+        print(f"  {self.label}: set-up {self.setup_seconds:.1f} s; {len(self.acts)} actions in {self.window:.1f} s "
+              f"= {n['actions/s']:.0f}/s ({self.games} games, {self.refused} refused as stale); "
+              f"p50/p95/p99 {n['p50 ms']:.1f} / {n['p95 ms']:.1f} / {n['p99 ms']:.1f} ms; "
+              f"CPU {n['cpu ms/action']:.3f} ms/action; {n['bytes/update/seat']:.0f} B/update/seat; "
+              f"RSS {n['rss MiB']:.0f} MiB", flush=True)
 
 
 def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(fraction * len(values)))]
 
 
-def rss_mib(pid: int) -> float | None:
-    try:
-        text = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
+def rss_mib(pid: int) -> float:
+    text = Path(f"/proc/{pid}/status").read_text()
     found = re.search(r"VmRSS:\s+(\d+) kB", text)
-    return int(found.group(1)) / 1024 if found else None
+    return int(found.group(1)) / 1024 if found else 0.0
 
 
-async def sample_memory(pid: int | None, peaks: list[float], stop: asyncio.Event) -> None:
-    while not stop.is_set() and pid:
-        value = rss_mib(pid)
-        if value:
-            peaks.append(value)
-        await asyncio.sleep(1)
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
 
 
-def start_server(data_dir: Path) -> tuple[subprocess.Popen, str]:
+# ------------------------------------------------------------------------------------------------ servers
+
+
+class Server:
+    def __init__(self, command: list[str], env: dict[str, str] | None = None):
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, cwd=ROOT)
+        assert self.process.stdout is not None
+        self.url = ""
+        for line in self.process.stdout:
+            found = re.search(r"(http://\S+:\d+)", line)
+            if found:
+                self.url = found.group(1)
+                break
+        if not self.url:
+            raise RuntimeError("the server did not start")
+        # Keep draining its output so it never blocks on a full pipe.
+        self._drain = asyncio.get_running_loop().run_in_executor(None, lambda: [None for _ in self.process.stdout])
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def server_env(data_dir: Path, database: str | None, redis: str | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DATA_DIR")}
     env.update({"DATA_DIR": str(data_dir), "LOG_LEVEL": "WARNING"})
-    command = [str(Path(sys.executable).parent / "tablestakes"), "serve", "--port", "0"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    for line in process.stdout:
-        found = re.search(r"(http://\S+:\d+)", line)
-        if found:
-            return process, found.group(1)
-    raise RuntimeError("the server did not start")
+    if database:
+        env["DATABASE_URL"] = database
+    if redis:
+        env["REDIS_URL"] = redis
+    return env
 
 
-async def run(args: argparse.Namespace) -> None:
-    process = None
-    temp = None
-    url, pid = args.url, args.pid
-    if not url:
-        temp = tempfile.TemporaryDirectory(prefix="tablestakes-load-")
-        process, url = start_server(Path(temp.name))
-        pid = process.pid
-        # Drain the server's output so it never blocks on a full pipe.
-        asyncio.get_running_loop().run_in_executor(None, lambda: [None for _ in process.stdout])
-    print(f"server {url} (pid {pid or 'unknown'}); {args.players} players in tables of {args.seats}, "
-          f"{args.seconds} s of play, think time {args.think} s", flush=True)
-    bench = Bench(args, url)
-    memory: list[float] = []
-    stop = asyncio.Event()
-    sampler = asyncio.create_task(sample_memory(pid, memory, stop))
-    idle_memory = rss_mib(pid) if pid else None
+async def scratch_postgres(base_url: str) -> tuple[str, str]:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base_url)
+    name = f"bench_{uuid.uuid4().hex[:10]}"
+    connection = await asyncpg.connect(user=url.username, host=url.host, port=url.port or 5432,
+                                       database=url.database or "postgres", password=url.password)
     try:
-        await bench.setup_players()
-        await asyncio.sleep(1)
-        seated_memory = rss_mib(pid) if pid else None
-        memory.clear()  # registration's argon2 hashing is not table load
-        bench.stop_at = time.monotonic() + args.seconds
-        started = time.perf_counter()
-        groups = [list(range(i, i + args.seats)) for i in range(0, len(bench.clients) - args.seats + 1, args.seats)]
-        await asyncio.wait_for(asyncio.gather(*(bench.group_loop(g) for g in groups)), args.seconds + 120)
-        elapsed = time.perf_counter() - started
+        await connection.execute(f'CREATE DATABASE "{name}"')
     finally:
-        stop.set()
-        await sampler
-        await asyncio.gather(*(c.close() for c in bench.clients), return_exceptions=True)
-        if process is not None:
-            process.send_signal(signal.SIGTERM)
-            process.wait(timeout=60)
-        if temp is not None:
-            temp.cleanup()
-    latencies = bench.latencies()
-    table_messages = sum(c.table_messages for c in bench.clients)
-    table_bytes = sum(c.table_bytes for c in bench.clients)
-    print(f"concurrent sockets:      {bench.peak_sockets}")
-    print(f"concurrent tables:       {bench.peak_tables} (games started {bench.tables_started}, "
-          f"finished {bench.games_finished})")
-    print(f"actions:                 {len(bench.acts)} in {elapsed:.1f} s = {len(bench.acts) / elapsed:.1f} per second "
-          f"({bench.refused} refused as stale)")
-    if latencies:
-        print(f"action -> every seat:    p50 {percentile(latencies, .5) * 1000:.1f} ms, "
-              f"p95 {percentile(latencies, .95) * 1000:.1f} ms, p99 {percentile(latencies, .99) * 1000:.1f} ms "
-              f"({len(latencies)} actions)")
-    if table_messages:
-        print(f"bytes per update/seat:   {table_bytes / table_messages:.0f} (over {table_messages} table messages)")
-    if memory:
-        print(f"server memory (RSS):     at start {idle_memory:.0f} MiB, players connected {seated_memory:.0f} MiB, "
-              f"peak while playing {max(memory):.0f} MiB")
+        await connection.close()
+    return url.set(database=name).render_as_string(hide_password=False), name
 
 
-def main() -> None:
+async def drop_postgres(base_url: str, name: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base_url)
+    connection = await asyncpg.connect(user=url.username, host=url.host, port=url.port or 5432,
+                                       database=url.database or "postgres", password=url.password)
+    try:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await connection.close()
+
+
+async def seed_players(data_dir: Path, database: str | None, redis: str | None, count: int
+                       ) -> list[tuple[int, str, str]]:
+    """Accounts and login sessions straight into the scratch database: (user id, name, session token) each."""
+    from argon2 import PasswordHasher
+
+    from app.config import Settings
+    from app.runtime import open_runtime
+
+    settings = Settings(data_dir=data_dir, database_url=database or "", redis_url=redis or "memory://")
+    run = f"{random.randrange(16**6):06x}"
+    password_hash = PasswordHasher(time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib,
+                                   parallelism=settings.argon2_parallelism).hash(PASSWORD)
+    players = []
+    async with open_runtime(settings, migrate=True) as runtime:
+        for start in range(0, count, 250):
+            async with runtime.transaction() as session:
+                for index in range(start, min(count, start + 250)):
+                    name = f"lb{run}{index}"
+                    user = await runtime.accounts.create_user(session, name, password_hash)
+                    players.append((user.id, name, await runtime.accounts.start_session(session, user.id)))
+    return players
+
+
+# ------------------------------------------------------------------------------------------------ Tablestakes
+
+
+async def tablestakes_round(args: argparse.Namespace, label: str) -> Run:
+    temp = tempfile.TemporaryDirectory(prefix="tablestakes-load-")
+    data_dir = Path(temp.name)
+    database, scratch = None, None
+    if args.database:
+        database, scratch = await scratch_postgres(args.database)
+    try:
+        seeded = time.perf_counter()
+        players = await seed_players(data_dir, database, args.redis, args.players)
+        print(f"  {label}: seeded {len(players)} players in {time.perf_counter() - seeded:.1f} s", flush=True)
+        server = Server([str(Path(sys.executable).parent / "tablestakes"), "serve", "--port", "0"],
+                        server_env(data_dir, database, args.redis))
+        try:
+            return await play_tablestakes(args, label, server, players)
+        finally:
+            server.stop()
+    finally:
+        if scratch and args.database:
+            await drop_postgres(args.database, scratch)
+        if args.redis:
+            await flush_redis(args.redis)
+        temp.cleanup()
+
+
+async def flush_redis(url: str) -> None:
+    import redis.asyncio as redis_asyncio
+
+    client = redis_asyncio.Redis.from_url(url)
+    await client.flushdb()
+    await client.aclose()
+
+
+async def play_tablestakes(args: argparse.Namespace, label: str, server: Server, players: list) -> Run:
+    run = Run(label, server.pid)
+    clients: list[TablestakesClient] = []
+    semaphore = asyncio.Semaphore(50)
+
+    async def open_client(index: int, user_id: int, name: str, token: str) -> TablestakesClient:
+        client = TablestakesClient(server.url, timeout=300)
+        client.keep_messages = False
+        client.user = {"id": user_id, "username": name}
+        client.http.cookies.set("ts_session", token)
+
+        def listen(message: dict[str, Any], index: int = index, client: TablestakesClient = client) -> None:
+            if message.get("type") in ("update", "catch_up", "sync"):
+                run.arrivals.saw(message["table"], index, message["version"], client.last_size)
+
+        client.on_message(listen)
+        async with semaphore:
+            await client.connect()
+        return client
+
+    started = time.perf_counter()
+    clients = list(await asyncio.gather(*(open_client(i, *p) for i, p in enumerate(players))))
+    groups = [tuple(range(i, i + args.seats)) for i in range(0, len(clients) - args.seats + 1, args.seats)]
+    first_tables = await asyncio.gather(*(form_table(clients, group, semaphore) for group in groups))
+    run.setup_seconds = time.perf_counter() - started
+    await asyncio.sleep(1)
+    run.rss_connected = rss_mib(server.pid)
+    run.arrivals.sizes.clear()
+    stop_at = time.monotonic() + args.seconds
+    cpu_before, window_start = cpu_seconds(server.pid), time.perf_counter()
+    try:
+        await asyncio.wait_for(asyncio.gather(*(
+            group_loop(args, run, clients, group, table, stop_at, semaphore)
+            for group, table in zip(groups, first_tables))), args.seconds + 120)
+    finally:
+        run.window = time.perf_counter() - window_start
+        run.cpu_seconds = cpu_seconds(server.pid) - cpu_before
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    return run
+
+
+async def form_table(clients: list[TablestakesClient], group: tuple[int, ...], semaphore: asyncio.Semaphore) -> str:
+    async with semaphore:
+        host = clients[group[0]]
+        room = await host.post("/api/rooms", {"game": "pika", "seats": len(group), "turn_seconds": 60})
+        for index in group[1:]:
+            guest = clients[index]
+            invitation = await host.post(f"/api/rooms/{room['id']}/invitations",
+                                         {"username": guest.user["username"]})
+            await guest.post(f"/api/invitations/{invitation['id']}/accept")
+        table_id = (await host.post(f"/api/rooms/{room['id']}/start"))["table_id"]
+    await asyncio.gather(*(clients[index].join(table_id) for index in group))
+    return table_id
+
+
+async def group_loop(args: argparse.Namespace, run: Run, clients: list[TablestakesClient], group: tuple[int, ...],
+                     table_id: str, stop_at: float, semaphore: asyncio.Semaphore) -> None:
+    while time.monotonic() < stop_at:
+        await asyncio.gather(*(play(args, run, clients, index, table_id, group, stop_at) for index in group))
+        if clients[group[0]].tables[table_id].over:
+            run.games += 1
+        if time.monotonic() >= stop_at:
+            return
+        table_id = await form_table(clients, group, semaphore)
+
+
+async def play(args: argparse.Namespace, run: Run, clients: list[TablestakesClient], index: int, table_id: str,
+               group: tuple[int, ...], stop_at: float) -> None:
+    client = clients[index]
+    await client.wait_for(lambda: table_id in client.tables)
+    bot = get_game("pika").bots["easy"](client.tables[table_id].seat, random.Random(index))
+    while True:
+        state = client.tables[table_id]
+        if state.over or time.monotonic() >= stop_at:
+            return
+        version = state.version
+        if state.legal:
+            action = bot.choose(state.view if bot.needs_view else None, state.legal)
+            if action is not None:
+                await asyncio.sleep(random.uniform(0.5, 1.5) * args.think)
+                if client.tables[table_id].version != version:
+                    continue  # the table moved on while we thought
+                sent = time.perf_counter()
+                try:
+                    ack = await client.act(table_id, action)
+                except ClientError:
+                    run.refused += 1  # an alert expired meanwhile: look again
+                    continue
+                run.act(table_id, ack["version"], sent, group)
+                continue
+        try:
+            await client.wait_for(lambda: client.tables[table_id].version != version or client.tables[table_id].over,
+                                  timeout=max(0.5, stop_at - time.monotonic()))
+        except (TimeoutError, asyncio.TimeoutError):
+            return
+
+
+# ------------------------------------------------------------------------------------------------ bare relay
+
+
+async def bare_round(args: argparse.Namespace, label: str) -> Run:
+    server = Server([sys.executable, str(ROOT / "bench" / "bare_relay.py"), "--port", "0"])
+    try:
+        return await play_bare(args, label, server)
+    finally:
+        server.stop()
+
+
+class BarePlayer:
+    """A socket on the bare relay: it knows its table's version and whose turn it is (round-robin)."""
+
+    def __init__(self, index: int, run: Run):
+        self.index = index
+        self.run = run
+        self.socket: Any = None
+        self.version = 0
+        self.changed = asyncio.Event()
+        self.acks: dict[int, asyncio.Future] = {}
+        self.ids = itertools.count(1)
+
+    async def open(self, url: str) -> None:
+        self.socket = await connect(url.replace("http://", "ws://") + "/ws", max_size=2**22, open_timeout=300)
+        await self.socket.recv()  # hello
+        asyncio.get_running_loop().create_task(self.read())
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.socket:
+                message = json.loads(raw)
+                if message["type"] == "update":
+                    self.version = max(self.version, message["version"])
+                    self.run.arrivals.saw(message["table"], self.index, message["version"], len(raw))
+                    self.changed.set()
+                elif message.get("id") in self.acks:
+                    self.acks.pop(message["id"]).set_result(message)
+        except Exception:
+            pass
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        request_id = next(self.ids)
+        reply = asyncio.get_running_loop().create_future()
+        self.acks[request_id] = reply
+        await self.socket.send(json.dumps({**message, "id": request_id}))
+        return await reply
+
+
+async def play_bare(args: argparse.Namespace, label: str, server: Server) -> Run:
+    run = Run(label, server.pid)
+    players = [BarePlayer(index, run) for index in range(args.players)]
+    started = time.perf_counter()
+    semaphore = asyncio.Semaphore(50)
+
+    async def open_one(player: BarePlayer) -> None:
+        async with semaphore:
+            await player.open(server.url)
+
+    await asyncio.gather(*(open_one(p) for p in players))
+    groups = [tuple(range(i, i + args.seats)) for i in range(0, len(players) - args.seats + 1, args.seats)]
+    for number, group in enumerate(groups):
+        await asyncio.gather(*(players[index].request({"type": "join", "table": f"g{number}"}) for index in group))
+    run.setup_seconds = time.perf_counter() - started
+    await asyncio.sleep(1)
+    run.rss_connected = rss_mib(server.pid)
+    run.arrivals.sizes.clear()
+    stop_at = time.monotonic() + args.seconds
+    # A Pika-sized action, as the game's clients send them.
+    action = {"type": "play", "card": "yellow-reverse"}
+
+    async def seat(player: BarePlayer, table: str, position: int, group: tuple[int, ...]) -> None:
+        while time.monotonic() < stop_at:
+            if player.version % len(group) == position:
+                version = player.version
+                await asyncio.sleep(random.uniform(0.5, 1.5) * args.think)
+                sent = time.perf_counter()
+                ack = await player.request({"type": "act", "table": table, "action": action})
+                run.act(table, ack["version"], sent, group)
+                while player.version == version and time.monotonic() < stop_at:
+                    player.changed.clear()
+                    try:
+                        await asyncio.wait_for(player.changed.wait(), 1)
+                    except (TimeoutError, asyncio.TimeoutError):
+                        pass
+            else:
+                player.changed.clear()
+                try:
+                    await asyncio.wait_for(player.changed.wait(), max(0.1, stop_at - time.monotonic()))
+                except (TimeoutError, asyncio.TimeoutError):
+                    pass
+
+    cpu_before, window_start = cpu_seconds(server.pid), time.perf_counter()
+    await asyncio.gather(*(seat(players[index], f"g{number}", position, group)
+                           for number, group in enumerate(groups) for position, index in enumerate(group)))
+    run.window = time.perf_counter() - window_start
+    run.cpu_seconds = cpu_seconds(server.pid) - cpu_before
+    await asyncio.gather(*(p.socket.close() for p in players), return_exceptions=True)
+    return run
+
+
+# ------------------------------------------------------------------------------------------------ main
+
+
+def medians(runs: list[Run]) -> dict[str, float]:
+    numbers = [run.numbers() for run in runs]
+    return {key: statistics.median(n[key] for n in numbers) for key in numbers[0]}
+
+
+async def main(args: argparse.Namespace) -> None:
+    where = "PostgreSQL + Redis" if args.database else "SQLite + memory://"
+    print(f"{args.players} players in tables of {args.seats}, {args.seconds:.0f} s windows, think {args.think} s, "
+          f"Tablestakes on {where}; {args.rounds} round(s){' with the bare relay' if args.baseline else ''}",
+          flush=True)
+    ours: list[Run] = []
+    bare: list[Run] = []
+    for number in range(1, args.rounds + 1):
+        if args.baseline:
+            bare.append(await bare_round(args, f"round {number} bare relay "))
+            bare[-1].report()
+        ours.append(await tablestakes_round(args, f"round {number} Tablestakes"))
+        ours[-1].report()
+    print("medians:")
+    mine = medians(ours)
+    columns = list(mine)
+    print("  " + " | ".join(f"{key:>17}" for key in ["", *columns]))
+    if bare:
+        base = medians(bare)
+        print("  " + " | ".join(f"{value:>17}" for value in ["bare relay", *(f"{base[k]:.3f}" for k in columns)]))
+    print("  " + " | ".join(f"{value:>17}" for value in ["Tablestakes", *(f"{mine[k]:.3f}" for k in columns)]))
+    if bare:
+        ratios = [f"{mine[k] / base[k]:.2f}x" if base[k] else "-" for k in columns]
+        print("  " + " | ".join(f"{value:>17}" for value in ["ratio", *ratios]))
+
+
+def parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--seats", type=int, default=4, choices=[2, 3, 4])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the measured window of each run")
     parser.add_argument("--think", type=float, default=0.3, help="mean think time before each move, seconds")
-    parser.add_argument("--url", help="a running server (default: start one on a scratch data folder)")
-    parser.add_argument("--pid", type=int, help="the running server's pid, to measure its memory")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--baseline", action="store_true", help="also run the bare relay and print the ratios")
+    parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 3 with --baseline)")
+    parser.add_argument("--database", help="a PostgreSQL URL to make a scratch database on (default: SQLite)")
+    parser.add_argument("--redis", help="a Redis URL (a database the bench may flush; default: memory://)")
+    args = parser.parse_args()
+    if args.rounds is None:
+        args.rounds = 3 if args.baseline else 1
+    return args
 
 
 if __name__ == "__main__":
-    main()
+    asyncio.run(main(parse()))

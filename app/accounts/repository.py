@@ -63,5 +63,15 @@ async def revoke_all_sessions(session: AsyncSession, user_id: int, now: datetime
     return int(result.rowcount or 0)
 
 
+async def valid_session_ids(session: AsyncSession, session_ids: Sequence[int], now: datetime) -> set[int]:
+    """Of `session_ids`, those neither revoked nor expired (a deleted user's sessions are deleted with it)."""
+    if not session_ids:
+        return set()
+    rows = await session.scalars(select(AuthSession.id).where(AuthSession.id.in_(list(session_ids)),
+                                                              AuthSession.revoked_at.is_(None),
+                                                              AuthSession.expires_at > now))
+    return set(rows)
+
+
 async def count_users(session: AsyncSession) -> int:
     return int((await session.execute(select(func.count()).select_from(User))).scalar_one())

@@ -8,6 +8,7 @@ on SQLite every transaction holds the write lock (BEGIN IMMEDIATE), so a hash in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -85,6 +86,8 @@ class AccountService:
         self.passwords = passwords
         self.limiter = limiter
         self.sessionmaker = sessionmaker
+        # Told (user id, session id or None for all of the user's) when sessions end, to close their sockets at once.
+        self.session_end_listeners: list[Callable[[int, int | None], None]] = []
 
     # --- registering ---------------------------------------------------------------------------------------
 
@@ -167,9 +170,22 @@ class AccountService:
 
     async def logout(self, session: AsyncSession, auth: Authenticated) -> None:
         await repo.revoke_session(session, auth.session_id, self.clock.now())
+        self._sessions_ended(auth.user.id, auth.session_id)
 
     async def logout_everywhere(self, session: AsyncSession, user_id: int) -> int:
-        return await repo.revoke_all_sessions(session, user_id, self.clock.now())
+        revoked = await repo.revoke_all_sessions(session, user_id, self.clock.now())
+        self._sessions_ended(user_id, None)
+        return revoked
+
+    def _sessions_ended(self, user_id: int, session_id: int | None) -> None:
+        for listener in self.session_end_listeners:
+            listener(user_id, session_id)
+
+    async def ended_sessions(self, session_ids: list[int]) -> set[int]:
+        """Of these sessions, the ones no longer valid: revoked, expired or gone (their sockets must close)."""
+        async with self.sessionmaker() as session:
+            valid = await repo.valid_session_ids(session, session_ids, self.clock.now())
+        return set(session_ids) - valid
 
     # --- reading -------------------------------------------------------------------------------------------
 

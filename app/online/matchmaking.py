@@ -293,28 +293,25 @@ class MatchmakingService:
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
 
-    async def adopt_running(self) -> None:
-        """After a restart: the matchmade tables this node resumed keep their players seated until they finish."""
-        for table in list(self.tables.tables.values()):
-            if table.mode in MATCHMADE_MODES and table.status == "playing":
-                user_ids = [seat.user_id for seat in table.seats if seat.user_id is not None]
-                await self.matchmaker.seat(table.id, user_ids)
-                self._watch(table, user_ids)
+    async def adopted(self, table: Any) -> None:
+        """A matchmade table this node adopted (after a restart or another node's crash) keeps its players seated
+        until it finishes."""
+        if table.mode in MATCHMADE_MODES and table.status == "playing":
+            user_ids = [seat.user_id for seat in table.seats if seat.user_id is not None]
+            await self.matchmaker.seat(table.id, user_ids)
+            self._watch(table, user_ids)
 
-    async def refund_stranded(self, *, at_startup: bool = False) -> int:
-        """Staked tables that cannot finish refund every stake. Returns how many tables were refunded.
-
-        - pots holding coins for a table that never started (no live table, no record, no longer forming: a crash
-          between a stake and its table) once they have been still for a while;
-        - at startup, staked tables saved as playing that this node could not resume.
-        """
+    async def refund_stranded(self) -> int:
+        """Pots holding coins for a table that never started (no live table, no record, no longer forming: a crash
+        between a stake and its table), once they have been still for a while, refund every stake. Returns how many
+        tables were refunded. A started table is never touched here: whichever node owns it settles or cancels it,
+        and a table whose owner is gone is adopted by a live node first (app/tables/manager.py)."""
         now = self.clock.now()
+        candidates: set[str] = set()
         async with self.runtime.sessionmaker() as session:
-            candidates = set(await self.stakes.stranded_staked_tables(session, self.tables.tables)
-                             if at_startup else [])
             pots = await self.stakes.pots_holding_coins(session)
             for pot in pots:
-                if pot.table_id in self.tables.tables or pot.table_id in candidates:
+                if pot.table_id in self.tables.tables:
                     continue
                 if pot.last_moved_at is not None and (now - pot.last_moved_at).total_seconds() < STRANDED_AFTER_SECONDS:
                     continue  # a table forming, or being created, right now

@@ -31,6 +31,7 @@ class OnlinePlay:
         self.league = LeagueService(runtime.settings, runtime.clock, runtime.ledger)
         self.stakes = StakeLedger(runtime.ledger)
         self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table)
+        tables.listeners.append(self.matchmaking.adopted)  # a table adopted here keeps its players seated
         self._loop: asyncio.Task | None = None
         self._stopping = asyncio.Event()
 
@@ -38,14 +39,14 @@ class OnlinePlay:
         """Plug into table settlement: boosts multiply prizes, settled online tables add league points."""
         store.multiplier_source = self.shop.multipliers
         store.settled_listeners.append(self.league.record)
+        store.refund_stakes = self.stakes.refund_table
 
     async def start(self, *, background: bool = True) -> None:
-        """After the live tables were resumed: keep their players seated, refund what cannot finish, start the loop."""
-        await self.matchmaking.adopt_running()
+        """After this node adopted its tables: refund pots whose table never started, start the loop."""
         try:
-            await self.matchmaking.refund_stranded(at_startup=True)
+            await self.matchmaking.refund_stranded()
         except Exception:
-            log.exception("could not check for stranded staked tables")
+            log.exception("could not check for stranded staked pots")
         if background:
             self._stopping.clear()
             self._loop = asyncio.get_running_loop().create_task(self._run(), name="online-play")

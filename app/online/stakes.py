@@ -118,9 +118,3 @@ class StakeLedger:
         """A live table's snapshot that will never be played on: not resumed again after a restart."""
         await session.execute(update(LiveTable).where(LiveTable.id == table_id, LiveTable.status == "playing")
                               .values(status="cancelled", updated_at=now))
-
-    async def stranded_staked_tables(self, session: AsyncSession, running: Any) -> list[str]:
-        """Staked tables saved as playing that this node does not run (their restore failed): they cannot finish."""
-        rows = await session.execute(select(LiveTable.id).where(LiveTable.status == "playing",
-                                                                LiveTable.mode == "staked"))
-        return [table_id for (table_id,) in rows.all() if table_id not in running]

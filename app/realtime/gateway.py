@@ -1,8 +1,9 @@
 """The realtime gateway: one WebSocket per player at /ws, carrying every table they sit at.
 
 The socket is accepted first and then checked (Origin, session cookie), so a refused client learns why from a
-specific close code instead of a bare handshake failure. Each socket has a bounded outbound queue drained by its own
-writer task: a table actor hands messages over without ever waiting on a slow client.
+specific close code instead of a bare handshake failure. Each socket has a bounded outbound queue, drained by a
+writer task while it holds anything: a table actor hands messages over without ever waiting on a slow client. The
+sessions of open sockets are re-checked together, by one timer for the whole node (app/realtime/hub.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import logging
 import time
 import uuid
+from collections import deque
 from typing import Any
 
 from pydantic import ValidationError
@@ -22,7 +24,6 @@ from app.core.http import origin_allowed
 from app.core.security import SESSION_COOKIE
 from app.games.base import IllegalAction
 from app.realtime import protocol
-from app.realtime.hub import PRESENCE_REFRESH_SECONDS
 from app.tables.actor import TableError
 
 log = logging.getLogger(__name__)
@@ -32,54 +33,75 @@ OUTBOUND_QUEUE = 512
 
 
 class Connection:
-    """One open socket of one user."""
+    """One open socket of one user. Messages wait in a bounded queue; a writer task exists only while there is
+    something to send, so an idle socket holds no task of its own."""
 
-    def __init__(self, websocket: WebSocket, user_id: int, username: str):
+    def __init__(self, websocket: WebSocket, user_id: int, username: str, session_id: int = 0):
         self.id = uuid.uuid4().hex
         self.websocket = websocket
         self.user_id = user_id
         self.username = username
+        self.session_id = session_id
         self.tables: set[str] = set()
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOUND_QUEUE)
+        self._pending: deque[str] = deque()
+        self._writer: asyncio.Task | None = None
         self._closing: tuple[int, str] | None = None
         self.bytes_sent = 0
 
     def deliver(self, message: dict[str, Any]) -> None:
-        if self._closing:
-            return
         try:
             text = strict_json.dumps(message)
         except ValueError:  # a NaN or infinity slipped into a message: never send JSON a browser cannot read
             log.error("refused to send a message with a non-finite number to user %s: %s", self.user_id,
                       message.get("type"))
             return
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
+        self.send_text(text)
+
+    def send_text(self, text: str) -> None:
+        """Queue an encoded message (tables encode once for many sockets); never blocks."""
+        if self._closing:
+            return
+        if len(self._pending) >= OUTBOUND_QUEUE:
             self._request_close(protocol.CLOSE_TOO_SLOW, "too slow", drop_pending=True)
+            return
+        self._pending.append(text)
+        self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write(), name=f"ws-writer:{self.id}")
+
+    async def _write(self) -> None:
+        try:
+            while self._pending:
+                text = self._pending.popleft()
+                self.bytes_sent += len(text)
+                await self.websocket.send_text(text)
+            if self._closing and self.websocket.application_state == WebSocketState.CONNECTED:
+                await self.websocket.close(*self._closing)
+        except Exception:  # the peer went away mid-send: the read loop sees the close and cleans up
+            self._pending.clear()
+        finally:
+            self._writer = None
 
     def _request_close(self, code: int, reason: str, *, drop_pending: bool = False) -> None:
         """Close after what is queued has been sent (or at once, dropping it, for a client that does not read)."""
         if self._closing is None:
             self._closing = (code, reason)
-            if drop_pending or self._queue.full():
-                while not self._queue.empty():
-                    self._queue.get_nowait()
-            self._queue.put_nowait(None)
+            if drop_pending:
+                self._pending.clear()
+            self._wake_writer()
 
     async def close(self, code: int, reason: str) -> None:
         self._request_close(code, reason)
 
-    async def writer(self) -> None:
-        while True:
-            text = await self._queue.get()
-            if text is None:
-                break
-            self.bytes_sent += len(text)
-            await self.websocket.send_text(text)
-        code, reason = self._closing or (1000, "")
-        if self.websocket.application_state == WebSocketState.CONNECTED:
-            await self.websocket.close(code, reason)
+    async def finished_writing(self, timeout: float) -> None:
+        writer = self._writer
+        if writer is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(writer), timeout)
+            except (asyncio.TimeoutError, Exception):
+                writer.cancel()
 
 
 async def _refuse(websocket: WebSocket, code: int, error_code: str, message: str) -> None:
@@ -104,14 +126,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except AppError as error:
         await _refuse(websocket, protocol.CLOSE_UNAUTHORIZED, "unauthorized", error.message)
         return
-    connection = Connection(websocket, auth.user.id, auth.user.username)
-    writer = asyncio.create_task(connection.writer(), name=f"ws-writer:{connection.id}")
+    connection = Connection(websocket, auth.user.id, auth.user.username, auth.session_id)
     for oldest in await realtime.hub.register(connection, runtime.settings.ws_max_sockets_per_user):
         oldest.deliver(_error(None, "too_many_sockets",
                               f"You have more than {runtime.settings.ws_max_sockets_per_user} live connections "
                               "open; this one, the oldest, is closed."))
         await oldest.close(protocol.CLOSE_TOO_MANY_SOCKETS, "too many connections")
-    keepalive = asyncio.create_task(_keep_presence(connection, realtime, runtime, token, auth.session_id))
     connection.deliver(
         protocol.Hello(
             type="hello",
@@ -123,30 +143,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     try:
         await _read_loop(connection, realtime, runtime.settings)
     finally:
-        keepalive.cancel()
         await realtime.disconnect(connection)
         await realtime.hub.unregister(connection)
         connection._request_close(1000, "")
-        try:
-            await asyncio.wait_for(writer, 5)
-        except (asyncio.TimeoutError, Exception):
-            writer.cancel()
-
-
-async def _keep_presence(connection: Connection, realtime: Any, runtime: Any, token: str | None, session_id: int) -> None:
-    """Refresh presence, and close the socket if its session was revoked meanwhile."""
-    while True:
-        await asyncio.sleep(PRESENCE_REFRESH_SECONDS)
-        try:
-            await realtime.hub.refresh(connection)
-            async with runtime.sessionmaker() as session:
-                await runtime.accounts.authenticate(session, token)
-        except AppError:
-            connection.deliver({"type": "error", "code": "unauthorized", "message": "Your session has ended."})
-            await connection.close(protocol.CLOSE_UNAUTHORIZED, "session ended")
-            return
-        except Exception:
-            log.warning("presence refresh failed for user %s", connection.user_id, exc_info=True)
+        await connection.finished_writing(5)
 
 
 async def _read_loop(connection: Connection, realtime: Any, settings: Any) -> None:

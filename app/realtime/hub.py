@@ -1,7 +1,10 @@
-"""Who is connected: the sockets of this node by user, and presence in Redis so friends see who is online.
+"""Who is connected: the sockets of this node by user, one message budget per user, presence in Redis so friends see
+who is online, and one timer for all sockets (their sessions re-checked, this node's presence kept alive).
 
-Presence is one Redis hash per user (`presence:<user_id>`: socket id -> node) with a TTL that every open socket
-refreshes; the key vanishes by itself when the last socket closes or its node dies.
+Presence is one Redis hash per user (`presence:<user_id>`: socket id -> node id), written when a socket opens and
+cleared when it closes, plus one key per node (`node:<node id>:alive`) with a TTL that this node refreshes. A user
+is online if one of their sockets is on a node that is alive, so an idle socket costs nothing, and the sockets of a
+node that died stop counting when its key expires (and are swept from the hashes when read).
 """
 
 from __future__ import annotations
@@ -9,25 +12,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-PRESENCE_TTL_SECONDS = 60
-PRESENCE_REFRESH_SECONDS = 20
+NODE_ALIVE_TTL_SECONDS = 60
+HOUSEKEEPING_SECONDS = 20  # sessions re-checked and this node's presence refreshed this often (docs/protocol.md)
+SESSION_CHECK_CHUNK = 500
 
 
 def presence_key(user_id: int) -> str:
     return f"presence:{user_id}"
 
 
+def node_alive_key(node_id: str) -> str:
+    return f"node:{node_id}:alive"
+
+
 class Outbound(Protocol):
     id: str
     user_id: int
+    session_id: int
 
     def deliver(self, message: dict[str, Any]) -> None: ...
+
+    async def close(self, code: int, reason: str) -> None: ...
 
 
 class TokenBucket:
@@ -49,12 +59,20 @@ class TokenBucket:
         return False
 
 
+# Given session ids, the ones that are no longer valid (revoked, expired, user gone).
+SessionCheck = Callable[[list[int]], Awaitable[set[int]]]
+
+
 class Hub:
-    def __init__(self, redis: Any, node_id: str | None = None):
+    def __init__(self, redis: Any, node_id: str):
         self.redis = redis
-        self.node_id = node_id or uuid.uuid4().hex[:12]
+        self.node_id = node_id
         self._by_user: dict[int, dict[Outbound, None]] = {}  # insertion-ordered: the oldest socket first
         self._budgets: dict[int, TokenBucket] = {}
+        self._housekeeping: asyncio.Task | None = None
+        self._stopping = asyncio.Event()
+
+    # ------------------------------------------------------------------------------------------- sockets
 
     async def register(self, connection: Outbound, max_per_user: int | None = None) -> list[Outbound]:
         """Add a socket; returns the user's oldest sockets beyond `max_per_user`, which the caller closes."""
@@ -65,7 +83,10 @@ class Hub:
             surplus = list(sockets)[: len(sockets) - max_per_user]
             for old in surplus:
                 del sockets[old]
-        await self._touch(connection)
+        try:
+            await self.redis.hset(presence_key(connection.user_id), connection.id, self.node_id)
+        except Exception:  # presence is best effort
+            log.warning("could not record the presence of user %s", connection.user_id, exc_info=True)
         return surplus
 
     def message_budget(self, user_id: int, per_second: float) -> TokenBucket:
@@ -84,28 +105,8 @@ class Hub:
                 self._budgets.pop(connection.user_id, None)
         try:
             await self.redis.hdel(presence_key(connection.user_id), connection.id)
-        except Exception:  # presence is best effort: the TTL cleans up
+        except Exception:  # presence is best effort: a dead node's entries stop counting with its key
             log.warning("could not clear presence of user %s", connection.user_id, exc_info=True)
-
-    async def refresh(self, connection: Outbound) -> None:
-        await self._touch(connection)
-
-    async def _touch(self, connection: Outbound) -> None:
-        key = presence_key(connection.user_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, connection.id, self.node_id)
-            pipe.expire(key, PRESENCE_TTL_SECONDS)
-            await pipe.execute()
-
-    async def online(self, user_ids: Iterable[int]) -> set[int]:
-        ids = list(user_ids)
-        if not ids:
-            return set()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for user_id in ids:
-                pipe.exists(presence_key(user_id))
-            found = await pipe.execute()
-        return {user_id for user_id, exists in zip(ids, found) if exists}
 
     def send_to_user(self, user_id: int, message: dict[str, Any]) -> int:
         """Deliver to every socket of the user on this node; returns how many got it."""
@@ -117,6 +118,92 @@ class Hub:
     def connections_of(self, user_id: int) -> list[Outbound]:
         return list(self._by_user.get(user_id, ()))
 
+    def connections(self) -> list[Outbound]:
+        return [connection for sockets in self._by_user.values() for connection in sockets]
+
     async def close_all(self, code: int, reason: str) -> None:
-        closers = [getattr(c, "close", None) for sockets in self._by_user.values() for c in sockets]
+        closers = [getattr(c, "close", None) for c in self.connections()]  # test stand-ins may not close
         await asyncio.gather(*(close(code, reason) for close in closers if close), return_exceptions=True)
+
+    # ------------------------------------------------------------------------------------------- presence
+
+    async def online(self, user_ids: Iterable[int]) -> set[int]:
+        ids = list(user_ids)
+        if not ids:
+            return set()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for user_id in ids:
+                pipe.hgetall(presence_key(user_id))
+            found = await pipe.execute()
+        sockets = {user_id: {_text(k): _text(v) for k, v in entries.items()} for user_id, entries in zip(ids, found)}
+        nodes = sorted({node for entries in sockets.values() for node in entries.values()})
+        if not nodes:
+            return set()
+        alive_flags = await self.redis.mget([node_alive_key(node) for node in nodes])
+        alive = {node for node, flag in zip(nodes, alive_flags) if flag is not None} | {self.node_id}
+        stale = [(user_id, socket) for user_id, entries in sockets.items() for socket, node in entries.items()
+                 if node not in alive]
+        if stale:  # sockets of nodes that died: forget them
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for user_id, socket in stale:
+                    pipe.hdel(presence_key(user_id), socket)
+                await pipe.execute()
+        return {user_id for user_id, entries in sockets.items() if any(node in alive for node in entries.values())}
+
+    # ------------------------------------------------------------------------------------------- one timer
+
+    def start(self, check_sessions: SessionCheck, *, every: float = HOUSEKEEPING_SECONDS) -> None:
+        if self._housekeeping is None:
+            self._housekeeping = asyncio.get_running_loop().create_task(self._keep(check_sessions, every),
+                                                                        name="hub-housekeeping")
+
+    async def stop(self) -> None:
+        if self._housekeeping is not None:
+            # An event, not only a cancel: a Redis client may swallow the cancellation of a call in flight.
+            self._stopping.set()
+            self._housekeeping.cancel()
+            await asyncio.gather(self._housekeeping, return_exceptions=True)
+            self._housekeeping = None
+        try:
+            await self.redis.delete(node_alive_key(self.node_id))
+        except Exception:
+            log.warning("could not clear this node's presence key (it expires)", exc_info=True)
+
+    async def _keep(self, check_sessions: SessionCheck, every: float) -> None:
+        while not self._stopping.is_set():
+            try:
+                await self.redis.set(node_alive_key(self.node_id), "1", ex=NODE_ALIVE_TTL_SECONDS)
+            except Exception:
+                log.warning("could not refresh this node's presence", exc_info=True)
+            try:
+                await self.close_ended_sessions(check_sessions)
+            except Exception:
+                log.warning("could not re-check the sockets' sessions", exc_info=True)
+            try:
+                await asyncio.wait_for(self._stopping.wait(), every)
+            except TimeoutError:
+                pass
+
+    async def close_ended_sessions(self, check_sessions: SessionCheck) -> int:
+        """Close (4401) every socket whose session was revoked or expired meanwhile. Returns how many."""
+        from app.realtime import protocol
+
+        sockets = self.connections()
+        by_session: dict[int, list[Outbound]] = {}
+        for connection in sockets:
+            session_id = getattr(connection, "session_id", None)
+            if session_id is not None:
+                by_session.setdefault(session_id, []).append(connection)
+        ids = sorted(by_session)
+        closed = 0
+        for start in range(0, len(ids), SESSION_CHECK_CHUNK):
+            for session_id in await check_sessions(ids[start:start + SESSION_CHECK_CHUNK]):
+                for connection in by_session.get(session_id, ()):
+                    connection.deliver({"type": "error", "code": "unauthorized", "message": "Your session has ended."})
+                    await connection.close(protocol.CLOSE_UNAUTHORIZED, "session ended")
+                    closed += 1
+        return closed
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

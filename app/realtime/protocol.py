@@ -1,8 +1,9 @@
 """The WebSocket protocol: every message either way, as pydantic models (docs/protocol.md is generated from them).
 
 One socket per player carries every table they sit at. A request may carry an `id`; its reply (`ack` or `error`)
-echoes it. Table traffic arrives as `update` (new events plus the seat's fresh view and legal moves), `catch_up`
-(what a reconnecting client missed since the version it named) or `sync` (a full view when that gap is too old).
+echoes it. Table traffic arrives as `sync` (the whole state, on join), `catch_up` (on join: what a reconnecting
+client missed since the version it named, then the whole state) and `update` (new events and patches of what
+changed).
 """
 
 from __future__ import annotations
@@ -159,16 +160,29 @@ class Pong(_Message):
 
 
 class TableMessage(_Message):
-    """A table's news for one seat: its events since the last message, then its view and legal moves now."""
+    """A table's news for one seat (docs/protocol.md, "Table messages"). `sync` and `catch_up` carry the whole state
+    (`public`, `private`, `legal`, `info`); an `update` carries only what changed, as patches
+    (docs/protocol.md, "Patches"): `public` and `info` the same for every seat, `private` this seat's own part,
+    `legal` whole but only when it changed. A seat's view is `public` with `private` on top."""
 
     type: Literal["update", "catch_up", "sync"]
     table: str
-    version: int = Field(description="the table's version after these events; +1 per event")
+    version: int = Field(description="the table's version after these events; one per event, so the events are "
+                                     "versions version-len(events)+1 .. version")
     since: int | None = Field(default=None, description="catch_up only: the version the client named")
-    events: list[dict[str, Any]] = Field(description="each with its own `version` and `type`")
-    view: dict[str, Any] = Field(description="what this seat may see (the game's own shape)")
-    legal: list[dict[str, Any]] = Field(description="this seat's legal moves now, in the shape `act` takes")
-    table_info: dict[str, Any] = Field(description="seats, mode, status, clocks (wall-clock seconds), rewards")
+    seat: int | None = Field(default=None, description="sync and catch_up: the seat this socket follows (null: a "
+                                                       "spectator)")
+    events: list[dict[str, Any]] | None = Field(
+        default=None, description="what happened, as this seat may know it; a move made for a person has `auto`: "
+                                  "timeout or away")
+    public: dict[str, Any] | None = Field(default=None, description="the view every seat shares: whole (sync, "
+                                                                    "catch_up) or a patch (update)")
+    private: dict[str, Any] | None = Field(default=None, description="this seat's own part of its view (hand, ...): "
+                                                                     "whole or a patch")
+    legal: list[dict[str, Any]] | None = Field(default=None, description="this seat's legal moves, in the shape "
+                                                                         "`act` takes; in an update only when changed")
+    info: dict[str, Any] | None = Field(default=None, description="seats, mode, status, clocks (wall-clock "
+                                                                  "seconds), stake, outcome, rewards: whole or a patch")
 
 
 class Notice(_Message):

@@ -57,6 +57,13 @@ class Realtime:
             return {"type": "ack", "matchmaking": await self.online.matchmaking.unqueue(connection.user_id)}
         raise TableError("unknown_message", "That message type is not handled.")
 
+    def close_sessions(self, user_id: int, session_id: int | None) -> None:
+        """A logout: that session's sockets (or all of the user's) on this node close now (4401)."""
+        for connection in self.hub.connections_of(user_id):
+            if session_id is None or connection.session_id == session_id:
+                connection.deliver({"type": "error", "code": "unauthorized", "message": "You logged out."})
+                connection._request_close(protocol.CLOSE_UNAUTHORIZED, "logged out")
+
     async def disconnect(self, connection: Any) -> None:
         if self.online is not None:
             # Closing the socket that holds a queued seat gives the seat up after a grace time (a staked seat's

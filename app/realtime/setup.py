@@ -16,6 +16,7 @@ from app.realtime.service import Realtime
 from app.rooms.service import RoomService
 from app.tables.actor import TableTiming
 from app.tables.manager import TableManager
+from app.tables.ownership import NodeIdentity, Ownership
 from app.tables.store import TableStore
 
 
@@ -42,20 +43,26 @@ def install_routes(app: FastAPI) -> None:
 @asynccontextmanager
 async def open_realtime(app: FastAPI, runtime: Any) -> AsyncIterator[Realtime]:
     """Start the live layers on an open runtime; resume unfinished tables; stop them all on the way out."""
+    settings = runtime.settings
     store = TableStore(runtime)
-    tables = TableManager(runtime, store, table_timing(runtime.settings))
-    hub = Hub(runtime.redis)
+    ownership = Ownership(runtime, NodeIdentity.new(settings.node_name or None), settings.owner_lease_seconds)
+    tables = TableManager(runtime, store, table_timing(settings), ownership)
+    hub = Hub(runtime.redis, ownership.node_id)
     online = OnlinePlay(runtime, tables, hub)
     online.install(store)  # boosts multiply prizes, online tables add league points
     realtime = Realtime(hub, tables, online)
     app.state.realtime = realtime
     app.state.rooms = RoomService(runtime)
     app.state.online = online
-    await tables.restore()
+    runtime.accounts.session_end_listeners.append(realtime.close_sessions)
+    await tables.start()  # this node's heartbeat, and the tables of nodes that are gone (a restart's own)
     await online.start()  # matchmaking's fill times and the league's weeks, in one background loop
+    hub.start(runtime.accounts.ended_sessions)  # one timer for every socket: sessions re-checked, presence kept
     try:
         yield realtime
     finally:
+        runtime.accounts.session_end_listeners.remove(realtime.close_sessions)
         await online.stop()
+        await hub.stop()
         await hub.close_all(protocol.CLOSE_GOING_AWAY, "server shutting down")
         await tables.shutdown()

@@ -44,13 +44,19 @@ async def _out(service: RoomService, session: Any, room: Room) -> dict[str, Any]
     return room_out(room, await service.invitations_of(session, room))
 
 
-def _notify_room(request: Request, room_data: dict[str, Any], event: str, extra_users: tuple[int, ...] = ()) -> None:
-    """Tell everyone in the room (and anyone just removed) what changed, over their sockets."""
+async def _notify_room(request: Request, room_data: dict[str, Any], event: str, extra_users: tuple[int, ...] = ()
+                       ) -> None:
+    """Tell everyone in the room (and anyone just removed) what changed, over their sockets. A coroutine, so the
+    background task runs on the event loop (the sockets' queues are not thread-safe)."""
     hub = realtime(request).hub
     users = {room_data["host_id"], *extra_users}
     users.update(seat["user_id"] for seat in room_data["seats"] if seat and "user_id" in seat)
     for user_id in users:
         hub.send_to_user(user_id, {"type": "room", "data": {"event": event, "room": room_data}})
+
+
+async def _notify_user(request: Request, user_id: int, message: dict[str, Any]) -> None:
+    realtime(request).hub.send_to_user(user_id, message)
 
 
 @router.post("/rooms", status_code=status.HTTP_201_CREATED)
@@ -82,7 +88,7 @@ async def invite(room_id: str, body: InviteIn, request: Request, background: Bac
     notice = invitation_out(invitation, room, auth.user.username)
     data = await _out(service, session, room)
     # After the commit (background tasks run once the response is sent), so the invitee finds it in the inbox.
-    background.add_task(realtime(request).hub.send_to_user, invitation.to_user_id, {"type": "invitation", "data": notice})
+    background.add_task(_notify_user, request, invitation.to_user_id, {"type": "invitation", "data": notice})
     background.add_task(_notify_room, request, data, "invited")
     return notice
 
@@ -171,5 +177,5 @@ async def start_room(room_id: str, request: Request, auth: BrieflyAuthenticated,
     room = await service.start(room_id, auth.user, manager, manager.timing)
     async with runtime.sessionmaker() as session:
         data = await _out(service, session, room)
-    _notify_room(request, data, "started")
+    await _notify_room(request, data, "started")
     return data

@@ -19,6 +19,7 @@ from app.core.errors import AppError, Conflict, Forbidden, NotFound
 from app.games.registry import get_game
 from app.rooms.models import Room, RoomInvitation
 from app.tables.actor import Seat, TableTiming
+from app.tables.manager import new_table_id
 
 
 class RoomNotFound(NotFound):
@@ -259,7 +260,7 @@ class RoomService:
             if len(taken) < game_cls.min_seats:
                 raise AppError(f"{game_cls.title} needs at least {game_cls.min_seats} players; invite someone or add "
                                "a bot.", code="not_enough_players")
-            room.status, room.table_id, room.updated_at = "started", uuid.uuid4().hex, self.clock.now()
+            room.status, room.table_id, room.updated_at = "started", new_table_id(), self.clock.now()
             table_id, game, options, turn_seconds = room.table_id, room.game, room.options, room.turn_seconds
         seats = [
             Seat("human", seat["name"], user_id=seat["user_id"], bot_level="medium") if "user_id" in seat

@@ -1,12 +1,24 @@
 """One live table: an asyncio actor that owns one game engine (design.md, "A table is an actor").
 
 Everything that changes the table goes through the actor's inbox and is handled strictly in order: human actions,
-bot moves, turn-timer and deadline expiries, connects and disconnects. Each change is broadcast to every connected
-seat as that seat's own events and view, with a version that grows by one per event, so a client that reconnects
-asks "since version v" and gets the missed events, or a full view when they are too old.
+bot moves, turn-timer and deadline expiries, connects and disconnects. The actor takes what is waiting in its inbox
+as one batch and, for the batch:
 
-The actor does no I/O of its own besides calling its `TableHooks` (snapshots, the final record and payouts) and
-handing messages to subscribers, whose `deliver` never blocks.
+1. applies each request to the game; every accepted action (and every table notice: a seat connected, went away)
+   becomes an entry of the table's action log, and its events get versions, one per event;
+2. appends the new entries to the log in the database (TableHooks.append, group-committed with the other tables of
+   this node) before anyone hears of them (design.md, "Tables survive crashes"): a crash then loses nothing a
+   player saw, and a resumed table replays the log through the deterministic engine, so no card or die already
+   drawn is ever drawn again;
+3. sends every listener its news as small patches (app/tables/patch.py): the events (with this seat's private
+   parts), the change of the public view (the same for everyone, encoded once), the change of the seat's private
+   part, its legal moves only when they changed, the table's info only when it changed. A full view only on join;
+4. answers the requests, and once the game is over, settles it (after its last move has gone out).
+
+Writes are fenced by the table's owner epoch (app/tables/store.py). An append refused because another node adopted
+the table stops this actor at once (its listeners are told `table_moved`). A write that keeps failing is retried a
+bounded number of times; then a finished game's settlement or the table's cancellation with every stake refunded
+is tried, and failing that, the table is marked failed, so nothing waits for ever.
 """
 
 from __future__ import annotations
@@ -16,22 +28,38 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from app.core import strict_json
 from app.games.base import Action, Bot, Event, Game, IllegalAction
+from app.games.registry import get_game
+from app.games.rng import HashRandom
+from app.tables.patch import diff
+from app.tables.store import Fenced, Snapshot, json_copy
 
 log = logging.getLogger(__name__)
 
-EVENT_BUFFER = 200  # events kept for reconnecting clients; an older gap gets a full view instead
+EVENT_BUFFER = 256  # events kept for reconnecting clients; an older gap gets a full view instead
 MAX_TIMEOUT_MOVES = 50  # a guard: moves a bot makes for a timed-out seat before the timer starts again
+MAX_BATCH = 64  # requests handled between two log appends
+SNAPSHOT_EVERY_ENTRIES = 100  # a snapshot at least every this many log entries (and every snapshot_seconds)
+# A failing write is tried again after these pauses (about 30 s in all), then the table is given up.
+RETRY_DELAYS = (0.1, 0.3, 1.0, 2.0, 4.0, 8.0, 15.0)
+FAILED_RETRY_SECONDS = 30.0  # a table that could not even be cancelled tries again this often
+
+# Who made a log entry: a person, the bot playing for a person whose turn ran out or who is away, a bot's own
+# seat, the table (a deadline), or a table notice (not a move).
+SOURCES = ("player", "timeout", "away", "bot", "table", "notice")
+NOTICES = ("seat_connected", "seat_disconnected", "seat_away", "seat_back")
+PLAYED_FOR = {"timeout": "timeout", "away": "away"}  # events of moves made for a person say so (`auto`)
 
 
-class Subscriber(Protocol):
-    """A socket (or test double) listening to a table. `deliver` must not block: it queues the message."""
+class Listener(Protocol):
+    """A socket (or test double) following a table. `send_text` must not block: it queues the message."""
 
-    def deliver(self, message: dict[str, Any]) -> None: ...
+    def send_text(self, text: str) -> None: ...
 
 
 @dataclass
@@ -59,24 +87,51 @@ class TableTiming:
     turn_seconds: float = 30.0
     grace_seconds: float = 15.0
     bot_delay_seconds: tuple[float, float] = (0.6, 1.4)  # bots "think" for a human-like moment
-    snapshot_seconds: float = 5.0
+    snapshot_seconds: float = 30.0
     linger_seconds: float = 300.0  # a finished table stays reachable for its results
 
 
+class LogEntry:
+    """One entry of the action log: `action` by `seat` (or a notice), who made it, the version after its events."""
+
+    __slots__ = ("seat", "action", "source", "version")
+
+    def __init__(self, seat: int | None, action: Action, source: str, version: int = 0):
+        self.seat = seat
+        self.action = action
+        self.source = source
+        self.version = version
+
+    def __repr__(self) -> str:
+        return f"LogEntry({self.seat!r}, {self.action!r}, {self.source!r}, {self.version})"
+
+
 class TableHooks(Protocol):
-    async def snapshot(self, table: TableActor) -> None: ...
+    async def append(self, table: TableActor, entries: list[LogEntry], first_seq: int) -> None: ...
+
+    async def snapshot(self, table: TableActor, snapshot: Snapshot) -> None: ...
 
     async def finish(self, table: TableActor) -> dict[int, dict[str, Any]]:
         """Store the record and pay rewards, exactly once. Returns each seat's rewards (coins, xp, ...)."""
         ...
 
+    async def abandon(self, table: TableActor, reason: str) -> int: ...
+
 
 class NoHooks:
-    async def snapshot(self, table: TableActor) -> None:
+    """Storage that keeps nothing (tests of the actor alone)."""
+
+    async def append(self, table: TableActor, entries: list[LogEntry], first_seq: int) -> None:
+        return None
+
+    async def snapshot(self, table: TableActor, snapshot: Snapshot) -> None:
         return None
 
     async def finish(self, table: TableActor) -> dict[int, dict[str, Any]]:
         return {}
+
+    async def abandon(self, table: TableActor, reason: str) -> int:
+        return 0
 
 
 class TableError(Exception):
@@ -95,7 +150,7 @@ class _Request:
 
 @dataclass
 class _Connection:
-    subscriber: Subscriber
+    listener: Listener
     seat: int | None
 
 
@@ -108,14 +163,12 @@ class TableActor:
         seats: list[Seat],
         mode: str,
         timing: TableTiming | None = None,
-        hooks: TableHooks | None = None,
+        hooks: Any = None,
         seed_hex: str = "",
         options: dict[str, Any] | None = None,
-        version: int = 0,
-        action_log: list[list[Any]] | None = None,
-        status: str = "playing",
-        rewards: dict[int, dict[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
+        epoch: int = 1,
+        version: int = 0,
         wall_clock: Callable[[], float] = time.time,
     ):
         if len(seats) != game.seat_count:
@@ -126,16 +179,21 @@ class TableActor:
         self.seats = seats
         self.mode = mode
         self.timing = timing or TableTiming()
-        self.hooks: TableHooks = hooks or NoHooks()
+        self.hooks = hooks or NoHooks()
         self.seed_hex = seed_hex
         self.options = options or {}
-        self.version = version
-        self.action_log: list[list[Any]] = action_log if action_log is not None else []
-        self.status = status  # "playing", "finished"
-        self.rewards: dict[int, dict[str, Any]] = rewards or {}
         self.meta = meta or {}
+        self.epoch = epoch  # the owner epoch every write of this table is fenced on
+        self.version = version
+        self.entries: list[LogEntry] = []  # the whole action log, durable or about to be
+        self.status = "playing"  # "playing", "finished", "cancelled", "lost" (adopted elsewhere), "failed"
+        self.rewards: dict[int, dict[str, Any]] = {}
+        self._durable = 0  # entries known to be in the database
+        self._decided: int | None = None  # the seat whose decision the entry just run was (timers stop)
         self._wall_clock = wall_clock
         self._events: deque[tuple[int, Event]] = deque(maxlen=EVENT_BUFFER)
+        self._unsent: list[Event] = []  # numbered events not yet sent (their versions end at self.version)
+        self._info_changed = False
         self._inbox: asyncio.Queue[_Request] = asyncio.Queue()
         self._connections: list[_Connection] = []
         self._bots: dict[int, Bot] = {}
@@ -146,14 +204,17 @@ class TableActor:
         self._offered_deadlines: set[str] = set()
         self._grace_timers: dict[int, asyncio.TimerHandle] = {}
         self._task: asyncio.Task | None = None
-        self._last_snapshot = 0.0
-        self._dirty = False
-        self._snapshot_writer: asyncio.Task | None = None  # the periodic snapshot in flight, if any
-        self._snapshot_again = False
-        self._unsent_from: int | None = None  # first version not yet sent to the connections
-        self.finished = asyncio.Event()
-        if status == "finished":
-            self.finished.set()
+        self._snapshot_seq = 0  # entries the newest snapshot includes
+        self._last_snapshot = time.monotonic()
+        self._snapshot_writer: asyncio.Task | None = None
+        # What each listener was last sent, so a change goes out as patches (one baseline per seat: every socket of
+        # a seat gets the same messages). None: nobody listens, nothing to keep.
+        self._sent_public: dict[str, Any] | None = None
+        self._sent_info: dict[str, Any] | None = None
+        self._sent_private: dict[int, dict[str, Any]] = {}
+        self._sent_legal: dict[int, list[Action]] = {}
+        self.finished = asyncio.Event()  # settled or cancelled: the table is over
+        self.ended = asyncio.Event()  # the actor stopped running this table (over, lost, failed, stopped)
 
     # ----------------------------------------------------------------------------------------------- life cycle
 
@@ -163,18 +224,27 @@ class TableActor:
             self._post(_Request("boot", {}))
 
     async def stop(self) -> None:
-        """Stop the actor (server shutdown): timers cancelled, a last snapshot taken if it is still playing."""
+        """Stop the actor (server shutdown or hand-off): timers cancelled, a last snapshot taken while playing."""
         if self._task is None:
             return
-        reply = asyncio.get_running_loop().create_future()
-        self._post(_Request("stop", {}, reply))
-        await reply
-        await self._task
+        if self.running:
+            reply = asyncio.get_running_loop().create_future()
+            self._post(_Request("stop", {}, reply))
+            try:
+                await reply
+            except (TableError, Fenced):
+                pass
+        await asyncio.gather(self._task, return_exceptions=True)
         self._task = None
 
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    @property
+    def action_log(self) -> list[list[Any]]:
+        """The moves as a finished game's record keeps them: [seat, action], notices left out."""
+        return [[entry.seat, entry.action] for entry in self.entries if entry.source != "notice"]
 
     # ------------------------------------------------------------------------------------------- public inputs
 
@@ -182,12 +252,12 @@ class TableActor:
         """A person's move. Returns the table version after it; raises TableError or IllegalAction."""
         return await self._ask("act", user_id=user_id, action=action, seat=seat)
 
-    async def connect(self, subscriber: Subscriber, user_id: int | None, since: int | None) -> int | None:
-        """Subscribe a socket; it receives what it missed since `since`. Returns the seat (None: spectator)."""
-        return await self._ask("connect", subscriber=subscriber, user_id=user_id, since=since)
+    async def connect(self, listener: Listener, user_id: int | None, since: int | None) -> int | None:
+        """Follow the table; the listener gets what it missed since `since`. Returns the seat (None: spectator)."""
+        return await self._ask("connect", listener=listener, user_id=user_id, since=since)
 
-    async def disconnect(self, subscriber: Subscriber) -> None:
-        await self._ask("disconnect", subscriber=subscriber)
+    async def disconnect(self, listener: Listener) -> None:
+        await self._ask("disconnect", listener=listener)
 
     def seat_of(self, user_id: int | None) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -195,16 +265,15 @@ class TableActor:
                 return index
         return None
 
-    def describe(self, seat: int | None = None) -> dict[str, Any]:
-        """The table around the game: seats, mode, status, clocks. Sent with every view."""
+    def describe(self) -> dict[str, Any]:
+        """The table around the game, the same for every listener: seats, mode, status, clocks, the end."""
         connected = {c.seat for c in self._connections if c.seat is not None}
+        over = self.game.outcome()
         return {
             "id": self.id,
             "game": self.game_name,
             "mode": self.mode,
             "status": self.status,
-            "version": self.version,
-            "my_seat": seat,
             "seats": [
                 {
                     "seat": index,
@@ -218,24 +287,47 @@ class TableActor:
             ],
             "clock": self._clock_view(),
             "rewards": {str(k): v for k, v in self.rewards.items()} if self.status == "finished" else None,
-            "outcome": self.game.outcome().as_dict() if self.game.is_over else None,
+            "outcome": over.as_dict() if over is not None else None,
+            "stake": self.meta.get("stake"),
         }
 
     def snapshot_data(self) -> dict[str, Any]:
-        """What a restart needs besides the game's own state."""
+        """What a restart needs besides the game's own state (the log after the snapshot is replayed)."""
         return {
             "seats": [asdict(seat) for seat in self.seats],
             "mode": self.mode,
             "options": self.options,
             "timing": {**asdict(self.timing), "bot_delay_seconds": list(self.timing.bot_delay_seconds)},
             "version": self.version,
-            "action_log": self.action_log,
-            "status": self.status,
-            "rewards": {str(k): v for k, v in self.rewards.items()},
             "meta": self.meta,
         }
 
-    # ---------------------------------------------------------------------------------------------- internals
+    def take_snapshot(self) -> Snapshot:
+        """The table now, copied (the game plays on while it is written). Only ever taken with nothing unsaved."""
+        return Snapshot(seq=len(self.entries), version=self.version, state=json_copy(self.game.to_state()),
+                        data=json_copy(self.snapshot_data()))
+
+    # ------------------------------------------------------------------------------------------- resuming
+
+    def replay(self, entries: list[LogEntry], *, applied: int = 0) -> None:
+        """Take the log as this table's own, all of it already durable, and run the entries after the first
+        `applied` (which the game's state already includes: a snapshot's) through the game, so that the game, the
+        seats, the version and the recent events are exactly what they were when the last entry was written."""
+        for entry in entries[applied:]:
+            events = self._run_entry(entry)
+            self._number(events)
+            if entry.version and entry.version != self.version:
+                log.error("table %s: replaying entry %s gave version %s, the log says %s", self.id,
+                          len(self.entries) + 1, self.version, entry.version)
+                self.version = entry.version
+            entry.version = self.version
+            self.entries.append(entry)
+        self.entries[:0] = entries[:applied]
+        self._durable = len(self.entries)
+        self._snapshot_seq = applied
+        self._unsent.clear()
+
+    # ---------------------------------------------------------------------------------------------- the loop
 
     def _post(self, request: _Request) -> None:
         self._inbox.put_nowait(request)
@@ -248,33 +340,81 @@ class TableActor:
         return await reply
 
     async def _run(self) -> None:
-        while True:
-            request = await self._inbox.get()
-            try:
-                result = await self._handle(request)
-            except (TableError, IllegalAction) as error:
-                if request.reply and not request.reply.done():
-                    request.reply.set_exception(error)
-                continue
-            except Exception as error:  # a bug must not kill the table silently
-                log.exception("table %s failed handling %s", self.id, request.kind)
-                if request.reply and not request.reply.done():
-                    request.reply.set_exception(error)
-                continue
-            if request.reply and not request.reply.done():
-                request.reply.set_result(result)
-            if request.kind == "stop":
-                return
+        try:
+            while True:
+                batch = [await self._inbox.get()]
+                while len(batch) < MAX_BATCH and not self._inbox.empty():
+                    batch.append(self._inbox.get_nowait())
+                answers: list[tuple[_Request, Any, BaseException | None]] = []
+                stopping = False
+                for request in batch:
+                    if stopping or self.status in ("lost", "failed") and request.kind not in ("stop", "retry"):
+                        answers.append((request, None, self._closed_error()))
+                        continue
+                    try:
+                        answers.append((request, await self._handle(request), None))
+                        if self.status == "playing" and not self.game.is_over:
+                            self._schedule()  # timers follow each change (a joining listener sees them)
+                    except (TableError, IllegalAction) as refused:
+                        answers.append((request, None, refused))
+                    except Exception as error:  # a bug must not kill the table silently
+                        log.exception("table %s failed handling %s", self.id, request.kind)
+                        answers.append((request, None, error))
+                    stopping = stopping or request.kind == "stop"
+                committed = await self._commit()
+                for request, result, error in answers:
+                    if not committed and error is None and request.kind in ("act", "connect"):
+                        error = self._closed_error()
+                    _answer(request, result, error)
+                if stopping or self.status == "lost":
+                    return
+        finally:
+            self._cancel_all_timers()
+            self.ended.set()
+            while not self._inbox.empty():
+                _answer(self._inbox.get_nowait(), None, self._closed_error())
+
+    def _closed_error(self) -> TableError:
+        if self.status == "lost":
+            return TableError("table_moved", "this table moved to another server: join it again")
+        return TableError("table_closed", "this table is not running")
 
     async def _handle(self, request: _Request) -> Any:
-        handler = getattr(self, f"_on_{request.kind}")
-        result = await handler(**request.args)
-        if request.kind != "stop":
-            await self._after_change()
-        return result
+        return await getattr(self, f"_on_{request.kind}")(**request.args)
 
-    async def _on_schedule(self) -> None:
-        return None
+    async def _commit(self) -> bool:
+        """After a batch: make its log entries durable, then tell the listeners, schedule what comes next, and
+        settle a game that just ended. False if the entries could not be saved (the table is then given up)."""
+        if self._durable < len(self.entries):
+            if not await self._persist():
+                return False
+        self._flush()
+        self._maybe_snapshot()
+        if self.status == "playing" and self.game.is_over:
+            await self._finish()
+        return True
+
+    async def _persist(self) -> bool:
+        entries = self.entries[self._durable:]
+        first = self._durable + 1
+        for delay in (0.0, *RETRY_DELAYS):
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                await self.hooks.append(self, entries, first)
+            except Fenced:
+                self._lose()
+                return False
+            except Exception:
+                log.warning("table %s: saving %s log entries failed", self.id, len(entries), exc_info=True,
+                            extra={"table": self.id})
+                continue
+            self._durable = len(self.entries)
+            return True
+        await self._give_up("its moves could not be saved")
+        return False
+
+    # ---------------------------------------------------------------------------------------------- handlers
 
     async def _on_boot(self) -> None:
         """A table that starts (or resumes after a restart) gives every absent person the grace time to arrive."""
@@ -289,10 +429,15 @@ class TableActor:
 
     async def _on_stop(self) -> None:
         self._cancel_all_timers()
-        if self.status == "playing":
-            await self._snapshot()
-        elif self._snapshot_writer is not None:
-            await self._snapshot_writer
+        if self._snapshot_writer is not None:
+            await asyncio.gather(self._snapshot_writer, return_exceptions=True)
+        if self.status == "playing" and self._durable == len(self.entries) and self._snapshot_seq < self._durable:
+            await self._write_snapshot(self.take_snapshot())
+
+    async def _on_retry(self) -> None:
+        """A table whose cancellation failed tries it again (see _give_up)."""
+        if self.status == "failed":
+            await self._cancel("it could not be saved")
 
     async def _on_act(self, user_id: int, action: Action, seat: int | None) -> int:
         own_seat = self.seat_of(user_id)
@@ -303,45 +448,52 @@ class TableActor:
         if self.status != "playing":
             raise IllegalAction("game_over", "this game is over")
         type(self.game).check_action(action)  # the shape first: unknown fields or types never reach the engine
-        self._apply(own_seat, action, by_bot=False)
+        self._apply(own_seat, action, "player")
         # A person acting is present: their seat is no longer covered by a bot.
         if self.seats[own_seat].away:
-            self._set_away(own_seat, False)
+            self._notice("seat_back", own_seat)
         return self.version
 
-    async def _on_connect(self, subscriber: Subscriber, user_id: int | None, since: int | None) -> int | None:
+    async def _on_connect(self, listener: Listener, user_id: int | None, since: int | None) -> int | None:
         seat = self.seat_of(user_id) if user_id is not None else None
-        self._connections = [c for c in self._connections if c.subscriber is not subscriber]
-        self._connections.append(_Connection(subscriber, seat))
-        self._flush()  # anything pending goes out first, so the catch-up below is the newest state
-        self._send_catch_up(subscriber, seat, since)
-        if seat is not None:
+        self._connections = [c for c in self._connections if c.listener is not listener]
+        joining = _Connection(listener, seat)
+        self._connections.append(joining)
+        # The others are sent everything up to now (this connection counted as connected), so every baseline is
+        # the current state, which is also what the newcomer is sent in full.
+        self._flush(force=True, skip=joining)
+        listener.send_text(self._full_message(seat, since))
+        if seat is not None and self.status == "playing":
             timer = self._grace_timers.pop(seat, None)
             if timer:
                 timer.cancel()
-            if self.seats[seat].away:
-                self._set_away(seat, False)
-            else:
-                self._broadcast_table_event("seat_connected", {"seat": seat})
+            self._notice("seat_back" if self.seats[seat].away else "seat_connected", seat)
         return seat
 
-    async def _on_disconnect(self, subscriber: Subscriber) -> None:
-        gone = [c for c in self._connections if c.subscriber is subscriber]
-        self._connections = [c for c in self._connections if c.subscriber is not subscriber]
+    async def _on_disconnect(self, listener: Listener) -> None:
+        gone = [c for c in self._connections if c.listener is listener]
+        self._connections = [c for c in self._connections if c.listener is not listener]
+        self._info_changed = True
         for connection in gone:
             seat = connection.seat
             if seat is None or any(c.seat == seat for c in self._connections):
                 continue  # another device still holds the seat
-            if self.status == "playing" and seat not in self._grace_timers:
+            self._sent_private.pop(seat, None)
+            self._sent_legal.pop(seat, None)
+            if self.status != "playing":
+                continue
+            if seat not in self._grace_timers:
                 self._grace_timers[seat] = self._later(
                     self.timing.grace_seconds, _Request("grace_over", {"seat": seat})
                 )
-            self._broadcast_table_event("seat_disconnected", {"seat": seat})
+            self._notice("seat_disconnected", seat)
+        if not self._connections:
+            self._sent_public = self._sent_info = None
 
     async def _on_grace_over(self, seat: int) -> None:
         self._grace_timers.pop(seat, None)
-        if self.status == "playing" and not any(c.seat == seat for c in self._connections):
-            self._set_away(seat, True)
+        if self.status == "playing" and not self.seats[seat].away and not any(c.seat == seat for c in self._connections):
+            self._notice("seat_away", seat)
 
     async def _on_turn_timeout(self, seat: int, started: float) -> None:
         timer = self._turn_timers.get(seat)
@@ -351,25 +503,25 @@ class TableActor:
         # The bot finishes what the seat owes right now (a Pika draw then play-or-keep, a Piker securing of several
         # cards), not just one step, so a player who is away does not cost everyone a full timer per step.
         for _ in range(MAX_TIMEOUT_MOVES):
-            if self.status != "playing" or seat not in self.game.acting_seats():
+            if self.status != "playing" or self.game.is_over or seat not in self.game.acting_seats():
                 break
-            await self._bot_move(seat, optional=False)
+            await self._bot_move(seat, optional=False, source="timeout")
 
     async def _on_bot_move(self, seat: int, optional: bool) -> None:
         self._bot_moves.pop(seat, None)
-        if self.status != "playing":
+        if self.status != "playing" or self.game.is_over:
             return
         if not optional and seat not in self.game.acting_seats():
             return
         if not self._bot_plays(seat):
             return
-        await self._bot_move(seat, optional=optional)
+        await self._bot_move(seat, optional=optional, source="bot" if self.seats[seat].is_bot else "away")
 
     async def _on_deadline(self, key: str, action: Action) -> None:
         self._deadlines.pop(key, None)
-        if self.status != "playing" or key not in {d.key for d in self.game.deadlines()}:
+        if self.status != "playing" or self.game.is_over or key not in {d.key for d in self.game.deadlines()}:
             return
-        self._apply(None, action, by_bot=False)
+        self._apply(None, action, "table")
 
     # --------------------------------------------------------------------------------------------- the game
 
@@ -386,7 +538,7 @@ class TableActor:
             self._bots[seat] = bot
         return bot
 
-    async def _bot_move(self, seat: int, *, optional: bool) -> None:
+    async def _bot_move(self, seat: int, *, optional: bool, source: str) -> None:
         bot = self._bot_for(seat)
         legal = self.game.legal_actions(seat)
         if not legal:
@@ -394,7 +546,7 @@ class TableActor:
         view = self.game.view(seat) if bot.needs_view else None
         # Searching bots take real CPU: think in a thread so sockets keep flowing meanwhile.
         action = await asyncio.to_thread(bot.choose, view, legal)
-        if self.status != "playing":
+        if self.status != "playing" or self.game.is_over:
             return
         if action is None:
             if not optional:
@@ -403,103 +555,181 @@ class TableActor:
             else:
                 return
         try:
-            self._apply(seat, action, by_bot=True)
+            self._apply(seat, action, source)
         except IllegalAction:
             log.exception("bot %s chose an illegal move at table %s; playing the first legal one", bot.level, self.id)
-            self._apply(seat, legal[0], by_bot=True)
+            self._apply(seat, legal[0], source)
 
-    def _apply(self, seat: int | None, action: Action, *, by_bot: bool) -> None:
-        # A decision is a listed move by a seat the game waits on; housekeeping (reordering a hand) is not a turn
-        # and must not reset the turn timer.
+    def _run_entry(self, entry: LogEntry) -> list[Event]:
+        """Apply one log entry to the game and the seats (live or replaying); its events, not yet numbered.
+        Raises IllegalAction, changing nothing, if the game refuses the move."""
+        seat, action, source = entry.seat, entry.action, entry.source
+        if source == "notice":
+            kind = action["type"]
+            if kind in ("seat_away", "seat_back"):
+                self.seats[seat].away = kind == "seat_away"
+            return [Event(kind, {"seat": seat})]
+        self._decided = None
+        # A decision is a listed move by a seat the game waits on; housekeeping (reordering a hand) is not a turn.
         decision = (
             seat is not None
+            and not self.seats[seat].is_bot
             and seat in self.game.acting_seats()
             and action.get("type") in {legal["type"] for legal in self.game.legal_actions(seat)}
         )
         events = self.game.apply(seat, action)
-        self.action_log.append([seat, action])
         if decision:
-            if not self.seats[seat].is_bot:
-                if by_bot:
-                    self.seats[seat].covered_turns += 1
-                else:
-                    self.seats[seat].human_turns += 1
-            timer = self._turn_timers.pop(seat, None)
+            self._decided = seat
+            if source == "player":
+                self.seats[seat].human_turns += 1
+            elif source in PLAYED_FOR:
+                self.seats[seat].covered_turns += 1
+        auto = PLAYED_FOR.get(source)
+        if auto is not None:
+            # Moves made for a person say so in their events (the log then reads "time ran out: ...").
+            events = [Event(event.type, {**event.public, "auto": auto}, event.private) for event in events]
+        return events
+
+    def _apply(self, seat: int | None, action: Action, source: str) -> None:
+        entry = LogEntry(seat, action, source)
+        self._decided = None
+        events = self._run_entry(entry)
+        self._number(events)
+        entry.version = self.version
+        self.entries.append(entry)
+        if self._decided is not None:
+            # The seat decided: its turn timer stops (the next turn, if it is again this seat's, gets a new one).
+            timer = self._turn_timers.pop(self._decided, None)
             if timer:
                 timer[0].cancel()
-        self._dirty = True
-        self._broadcast(events)
+                self._info_changed = True
 
-    async def _after_change(self) -> None:
-        if self.status == "playing" and self.game.is_over:
-            await self._finish()
-            return
-        if self.status != "playing":
-            self._flush()
-            return
-        self._schedule()
-        self._flush()
-        now = time.monotonic()
-        if self._dirty and now - self._last_snapshot >= self.timing.snapshot_seconds:
-            self._snapshot_soon()
+    def _notice(self, kind: str, seat: int) -> None:
+        """A table notice (a seat connected, left, went away, came back): a log entry of its own, like a move."""
+        self._apply(seat, {"type": kind}, "notice")
+        self._info_changed = True
 
-    def _snapshot_soon(self) -> None:
-        """A periodic snapshot, written beside the actor so play never waits on the database; one at a time."""
-        self._last_snapshot = time.monotonic()
-        self._dirty = False
-        if self._snapshot_writer is not None and not self._snapshot_writer.done():
-            self._snapshot_again = True
-            return
+    def _number(self, events: list[Event]) -> None:
+        for event in events:
+            self.version += 1
+            self._events.append((self.version, event))
+            self._unsent.append(event)
 
-        async def write() -> None:
-            while True:
-                self._snapshot_again = False
-                await self._snapshot_now()
-                if not self._snapshot_again:
-                    return
-
-        self._snapshot_writer = asyncio.get_running_loop().create_task(write(), name=f"snapshot:{self.id}")
-
-    async def _snapshot(self) -> None:
-        """A snapshot at a status change: after any periodic one in flight, so the newest state is written last."""
-        if self._snapshot_writer is not None:
-            await self._snapshot_writer
-            self._snapshot_writer = None
-        self._last_snapshot = time.monotonic()
-        self._dirty = False
-        await self._snapshot_now()
-
-    async def _snapshot_now(self) -> None:
-        try:
-            await self.hooks.snapshot(self)
-        except Exception:
-            log.exception("snapshot of table %s failed", self.id)
+    # ---------------------------------------------------------------------------------------- the end, or not
 
     async def _finish(self) -> None:
+        """The game is over and its last move has gone out: record and pay it (retrying a failing write a few
+        times), then tell everyone. A settlement that cannot be saved cancels the table, refunding the stakes."""
         self._cancel_all_timers()
         if self._snapshot_writer is not None:
-            await self._snapshot_writer  # an older snapshot must not land after the record marks the table finished
-            self._snapshot_writer = None
-        self.status = "finished"
-        try:
-            self.rewards = await self.hooks.finish(self)
-        except Exception:
-            # The record and payouts are idempotent, so trying again later cannot pay twice.
-            log.exception("finishing table %s failed; retrying shortly", self.id)
-            self.status = "playing"
-            self._later(5.0, _Request("schedule", {}))
+            await asyncio.gather(self._snapshot_writer, return_exceptions=True)
+        for delay in (0.0, *RETRY_DELAYS):
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                self.rewards = await self.hooks.finish(self)
+            except Fenced:
+                self._lose()
+                return
+            except Exception:
+                log.exception("settling table %s failed", self.id, extra={"table": self.id})
+                continue
+            self.status = "finished"
+            self._number([Event("game_over", {"outcome": self.game.outcome().as_dict(),
+                                              "rewards": {str(k): v for k, v in self.rewards.items()}})])
+            self._info_changed = True
             self._flush()
+            self.finished.set()
             return
-        self._broadcast_table_event(
-            "game_over",
-            {
-                "outcome": self.game.outcome().as_dict(),
-                "rewards": {str(k): v for k, v in self.rewards.items()},
-            },
-        )
-        self._flush()
-        await self._snapshot()
-        self.finished.set()
+        await self._cancel("its result could not be saved")
+
+    async def _give_up(self, reason: str) -> None:
+        """The log cannot be saved: forget what was not saved (nobody saw it), then cancel the table."""
+        self._rewind()
+        await self._cancel(reason)
+
+    async def _cancel(self, reason: str) -> None:
+        self._cancel_all_timers()
+        for delay in (0.0, *RETRY_DELAYS):
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                await self.hooks.abandon(self, reason)
+            except Fenced:
+                self._lose()
+                return
+            except Exception:
+                log.exception("cancelling table %s failed", self.id, extra={"table": self.id})
+                continue
+            self.status = "cancelled"
+            self._number([Event("table_cancelled", {"reason": reason})])
+            self._info_changed = True
+            self._flush()
+            self.finished.set()
+            return
+        log.error("table %s could not be cancelled; trying again in %s s", self.id, FAILED_RETRY_SECONDS,
+                  extra={"table": self.id})
+        self.status = "failed"
+        self._later(FAILED_RETRY_SECONDS, _Request("retry", {}))
+
+    def _rewind(self) -> None:
+        """Back to the last saved entry: the game rebuilt from its seed and the saved log (cheap: one game)."""
+        if self._durable == len(self.entries):
+            return
+        saved = self.entries[: self._durable]
+        self.game = get_game(self.game_name).create(len(self.seats), self.options,
+                                                    HashRandom(bytes.fromhex(self.seed_hex)))
+        for seat in self.seats:
+            seat.away, seat.human_turns, seat.covered_turns = False, 0, 0
+        self.version = 0
+        self.entries = []
+        self._events.clear()
+        self.replay(saved)
+
+    def _lose(self) -> None:
+        """Another node adopted this table: stop at once, and tell every listener to join it again."""
+        if self.status == "lost":
+            return
+        log.warning("table %s was adopted by another node; stopping here", self.id, extra={"table": self.id})
+        self.status = "lost"
+        self._cancel_all_timers()
+        message = strict_json.dumps({"type": "error", "code": "table_moved", "table": self.id,
+                                     "message": "This table moved to another server; joining it again."})
+        for connection in self._connections:
+            connection.listener.send_text(message)
+        self._connections.clear()
+
+    # ---------------------------------------------------------------------------------------------- snapshots
+
+    def _maybe_snapshot(self) -> None:
+        """A periodic snapshot, written beside the actor so play never waits on it; one at a time."""
+        if self.status != "playing" or self._durable != len(self.entries):
+            return
+        behind = len(self.entries) - self._snapshot_seq
+        due = time.monotonic() - self._last_snapshot >= self.timing.snapshot_seconds
+        if not behind or not (due or behind >= SNAPSHOT_EVERY_ENTRIES):
+            return
+        if self._snapshot_writer is not None and not self._snapshot_writer.done():
+            return  # the next commit takes a newer one
+        snapshot = self.take_snapshot()
+        self._snapshot_seq = snapshot.seq
+        self._last_snapshot = time.monotonic()
+        self._snapshot_writer = asyncio.get_running_loop().create_task(self._write_snapshot(snapshot),
+                                                                       name=f"snapshot:{self.id}")
+
+    async def _write_snapshot(self, snapshot: Snapshot) -> None:
+        try:
+            await self.hooks.snapshot(self, snapshot)
+            self._snapshot_seq = max(self._snapshot_seq, snapshot.seq)
+        except Fenced:
+            self._post(_Request("lost", {}))
+        except Exception:
+            log.warning("snapshot of table %s failed (the log has everything)", self.id, exc_info=True)
+
+    async def _on_lost(self) -> None:
+        self._lose()
+
+    # ------------------------------------------------------------------------------------------------- timers
 
     def _schedule(self) -> None:
         """Make sure every seat the game waits on will be played: by its person (with a turn timer) or a bot."""
@@ -508,8 +738,10 @@ class TableActor:
         for seat in list(self._turn_timers):
             if seat not in acting or self._bot_plays(seat):
                 self._turn_timers.pop(seat)[0].cancel()
+                self._info_changed = True
+        deadlines = self.game.deadlines()
         for seat in list(self._bot_moves):
-            if seat not in acting and seat not in {d.seat for d in self.game.deadlines()}:
+            if seat not in acting and seat not in {d.seat for d in deadlines}:
                 self._bot_moves.pop(seat).cancel()
         for seat in sorted(acting):
             if self._bot_plays(seat):
@@ -518,14 +750,17 @@ class TableActor:
             elif seat not in self._turn_timers and self.timing.turn_seconds > 0:
                 handle = self._later(self.timing.turn_seconds, _Request("turn_timeout", {"seat": seat, "started": loop_now}))
                 self._turn_timers[seat] = (handle, loop_now)
-        current = {d.key: d for d in self.game.deadlines()}
+                self._info_changed = True
+        current = {d.key: d for d in deadlines}
         for key in list(self._deadlines):
             if key not in current:
                 self._deadlines.pop(key)[0].cancel()
+                self._info_changed = True
         for key, deadline in current.items():
             if key not in self._deadlines:
                 handle = self._later(deadline.seconds, _Request("deadline", {"key": key, "action": deadline.action}))
                 self._deadlines[key] = (handle, loop_now + deadline.seconds)
+                self._info_changed = True
             if (
                 deadline.seat is not None
                 and key not in self._offered_deadlines
@@ -554,77 +789,116 @@ class TableActor:
             handle.cancel()
         for handle in self._grace_timers.values():
             handle.cancel()
+        if self._turn_timers or self._deadlines:
+            self._info_changed = True
         self._turn_timers.clear()
         self._bot_moves.clear()
         self._deadlines.clear()
         self._grace_timers.clear()
 
-    def _set_away(self, seat: int, away: bool) -> None:
-        self.seats[seat].away = away
-        self._dirty = True
-        self._broadcast_table_event("seat_away" if away else "seat_back", {"seat": seat})
-
     def _clock_view(self) -> dict[str, Any]:
-        """Timers as wall-clock times a client can count down to."""
+        """Timers as wall-clock times (seconds since the epoch, server clock) a client can count down to."""
         loop_now = time.monotonic()
         wall_now = self._wall_clock()
         turns = {}
         for seat, (_, started) in self._turn_timers.items():
-            turns[str(seat)] = round(wall_now + started + self.timing.turn_seconds - loop_now, 3)
+            turns[str(seat)] = round(wall_now + started + self.timing.turn_seconds - loop_now, 1)
         deadlines = []
         for deadline in self.game.deadlines():
             entry = self._deadlines.get(deadline.key)
             if entry:
                 deadlines.append(
-                    {"key": deadline.key, "seat": deadline.seat, "ends_at": round(wall_now + entry[1] - loop_now, 3)}
+                    {"key": deadline.key, "seat": deadline.seat, "ends_at": round(wall_now + entry[1] - loop_now, 1)}
                 )
-        return {"now": round(wall_now, 3), "turn_ends_at": turns, "deadlines": deadlines,
-                "turn_seconds": self.timing.turn_seconds}
+        return {"turn_ends_at": turns, "deadlines": deadlines, "turn_seconds": self.timing.turn_seconds}
 
     # ------------------------------------------------------------------------------------------ broadcasting
 
-    def _broadcast(self, events: list[Event]) -> None:
-        """Number the events; they go out at the next flush, once timers are rescheduled."""
-        for event in events:
-            self.version += 1
-            self._events.append((self.version, event))
-            if self._unsent_from is None:
-                self._unsent_from = self.version
-
-    def _broadcast_table_event(self, kind: str, data: dict[str, Any]) -> None:
-        self._broadcast([Event(kind, data)])
-
-    def _flush(self) -> None:
-        """Queue one message per connection: its seat's new events, its view, its legal moves."""
-        if self._unsent_from is None:
+    def _flush(self, *, force: bool = False, skip: _Connection | None = None) -> None:
+        """Send every listener the news since the last flush, as patches; the shared parts encoded once. `skip`:
+        a joining listener, sent the full state right after instead."""
+        events, self._unsent = self._unsent, []
+        if not any(c is not skip for c in self._connections) or not (events or self._info_changed or force):
             return
-        first, self._unsent_from = self._unsent_from, None
-        pending = [(v, e) for v, e in self._events if v >= first]
-        for connection in list(self._connections):
-            connection.subscriber.deliver(self._update_message(connection.seat, pending))
+        changed_info = self._info_changed or force
+        self._info_changed = False
+        playing = self.status == "playing"
+        public = self.game.public_view()
+        public_patch = diff(self._sent_public, public) if self._sent_public is not None else public
+        self._sent_public = public
+        info_patch: dict[str, Any] = {}
+        if changed_info:
+            info = self.describe()
+            info_patch = diff(self._sent_info, info) if self._sent_info is not None else info
+            self._sent_info = info
+        head = f'{{"type":"update","table":"{self.id}","version":{self.version}'
+        public_events = [event.for_seat(None) for event in events]
+        shared_events = f',"events":{strict_json.dumps(public_events)}' if events else ""
+        shared = (("" if not public_patch else f',"public":{strict_json.dumps(public_patch)}')
+                  + ("" if not info_patch else f',"info":{strict_json.dumps(info_patch)}'))
+        shared_text = f"{head}{shared_events}{shared}}}" if (events or shared) else None
+        texts: dict[int | None, str | None] = {None: shared_text}
+        for connection in self._connections:
+            if connection is skip:
+                continue
+            seat = connection.seat
+            if seat not in texts:
+                texts[seat] = self._seat_text(seat, events, head, shared_events, shared, shared_text, playing)
+            text = texts[seat]
+            if text is not None:
+                connection.listener.send_text(text)
 
-    def _update_message(self, seat: int | None, events: list[tuple[int, Event]]) -> dict[str, Any]:
-        return {
-            "type": "update",
-            "table": self.id,
-            "version": self.version,
-            "events": [{"version": v, **event.for_seat(seat)} for v, event in events],
-            "view": self.game.view(seat),
-            "legal": self.game.legal_actions(seat) if seat is not None and self.status == "playing" else [],
-            "table_info": self.describe(seat),
-        }
+    def _seat_text(self, seat: int, events: list[Event], head: str, shared_events: str, shared: str,
+                   shared_text: str | None, playing: bool) -> str | None:
+        """One seat's update: the shared one, unless its events have private parts, its private view changed or
+        its legal moves changed."""
+        own_events = shared_events
+        if any(seat in event.private for event in events):
+            own_events = f',"events":{strict_json.dumps([event.for_seat(seat) for event in events])}'
+        private = self.game.private_view(seat)
+        before = self._sent_private.get(seat)
+        private_patch = diff(before, private) if before is not None else private
+        self._sent_private[seat] = private
+        legal = self.game.legal_actions(seat) if playing else []
+        legal_part = ""
+        if legal != self._sent_legal.get(seat):
+            self._sent_legal[seat] = legal
+            legal_part = f',"legal":{strict_json.dumps(legal)}'
+        if own_events is shared_events and not private_patch and not legal_part:
+            return shared_text
+        private_part = f',"private":{strict_json.dumps(private_patch)}' if private_patch else ""
+        return f"{head}{own_events}{shared}{private_part}{legal_part}}}"
 
-    def _send_catch_up(self, subscriber: Subscriber, seat: int | None, since: int | None) -> None:
+    def _full_message(self, seat: int | None, since: int | None) -> str:
+        """A joining listener's first message: what it missed (catch_up) or nothing (sync), then the whole state;
+        it also sets the baselines the next patches are made against."""
+        public = self.game.public_view()
+        info = self.describe()
+        self._sent_public, self._sent_info = public, info  # what everyone has now (see _on_connect)
+        message: dict[str, Any] = {"type": "sync", "table": self.id, "version": self.version, "seat": seat}
         oldest = self._events[0][0] if self._events else self.version + 1
         if since is not None and since <= self.version and since + 1 >= oldest:
-            missed = [(v, e) for v, e in self._events if v > since]
-            message = self._update_message(seat, missed)
             message["type"] = "catch_up"
             message["since"] = since
+            message["events"] = [event.for_seat(seat) for version, event in self._events if version > since]
+        message["public"] = public
+        if seat is not None:
+            private = self.game.private_view(seat)
+            legal = self.game.legal_actions(seat) if self.status == "playing" else []
+            self._sent_private[seat], self._sent_legal[seat] = private, legal
+            message["private"] = private
+            message["legal"] = legal
         else:
-            message = self._update_message(seat, [])
-            message["type"] = "sync"
-        subscriber.deliver(message)
+            message["private"] = {}
+            message["legal"] = []
+        message["info"] = info
+        return strict_json.dumps(message)
 
 
-HookFactory = Callable[[TableActor], Awaitable[None]]
+def _answer(request: _Request, result: Any, error: BaseException | None) -> None:
+    if request.reply is None or request.reply.done():
+        return
+    if error is not None:
+        request.reply.set_exception(error)
+    else:
+        request.reply.set_result(result)

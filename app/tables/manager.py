@@ -1,17 +1,26 @@
-"""The live tables of this node: creating them, finding them, resuming them after a restart, dropping them when done."""
+"""The live tables of this node: creating them, finding them, adopting the tables of nodes that are gone (after a
+crash, or at a restart), handing them off at a clean stop, dropping them when done.
+
+Each node keeps its incarnation's heartbeat (app/tables/ownership.py) and, as often, looks for tables whose owner is
+gone. Adopting one is a conditional UPDATE that bumps its epoch, then the table is rebuilt from its last snapshot and
+the log after it, and its actor starts here (its players are told nothing: they rejoin, naming their last version).
+A table that cannot be rebuilt is cancelled and its stakes refunded.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
-import uuid
 from dataclasses import replace
 from typing import Any
 
 from app.games.registry import get_game
 from app.games.rng import HashRandom, new_seed
-from app.tables.actor import EVENT_BUFFER, Seat, TableActor, TableTiming
+from app.tables.actor import LogEntry, Seat, TableActor, TableTiming
+from app.tables.models import LiveTable
+from app.tables.ownership import Ownership
 from app.tables.store import TableStore
 
 log = logging.getLogger(__name__)
@@ -20,18 +29,87 @@ JANITOR_SECONDS = 30.0
 
 
 def new_table_id() -> str:
-    return uuid.uuid4().hex
+    """A short random id (16 characters, 96 bits): it is in every table message, so its length is paid per move."""
+    return secrets.token_urlsafe(12)
 
 
 class TableManager:
-    def __init__(self, runtime: Any, store: TableStore, timing: TableTiming):
+    def __init__(self, runtime: Any, store: TableStore, timing: TableTiming, ownership: Ownership | None = None):
         self.runtime = runtime
         self.store = store
         self.timing = timing
+        self.ownership = ownership
+        store.node_id = self.node_id
         self.tables: dict[str, TableActor] = {}
         self._finished_at: dict[str, float] = {}
+        self._tasks: set[asyncio.Task] = set()
         self._janitor: asyncio.Task | None = None
-        self.listeners: list[Any] = []  # called with each new table (rooms and matchmaking tell their players)
+        self._keeper: asyncio.Task | None = None
+        self._stopping = asyncio.Event()
+        self.listeners: list[Any] = []  # called with each table this node adopts (matchmaking seats its players)
+
+    @property
+    def node_id(self) -> str:
+        return self.ownership.node_id if self.ownership is not None else "local"
+
+    # -------------------------------------------------------------------------------------------- life cycle
+
+    async def start(self) -> None:
+        """Register this node, adopt what has no live owner, and keep both up to date in the background."""
+        if self.ownership is not None:
+            await self.ownership.register()
+            await self.adopt_orphans()
+            self._keeper = asyncio.get_running_loop().create_task(self._keep_ownership(), name="table-ownership")
+
+    async def _keep_ownership(self) -> None:
+        assert self.ownership is not None
+        period = self.ownership.lease_seconds / 3
+        while not self._stopping.is_set():
+            try:
+                await asyncio.wait_for(self._stopping.wait(), period)
+                return
+            except TimeoutError:
+                pass
+            try:
+                if not await self.ownership.heartbeat():
+                    log.error("this node's incarnation row is gone or stopped; its tables are not its own any more")
+                await self.adopt_orphans()
+            except Exception:
+                log.warning("heartbeat or adoption failed; trying again", exc_info=True)
+
+    async def shutdown(self) -> None:
+        """A clean stop: every table's last snapshot, then each is released so another node (or this one, once
+        restarted) adopts it at once; then this incarnation is marked stopped."""
+        self._stopping.set()  # besides the cancel: a database call in flight may swallow it
+        for task in (self._keeper, self._janitor):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        self._keeper = self._janitor = None
+        tables = list(self.tables.values())
+        await asyncio.gather(*(table.stop() for table in tables), return_exceptions=True)
+        if self.ownership is not None:
+            for table in tables:
+                if table.status != "playing":
+                    continue
+                try:
+                    async with self.runtime.transaction() as session:
+                        await self.ownership.release(session, table.id, table.epoch)
+                except Exception:
+                    log.warning("could not release table %s (it is adopted after the lease)", table.id,
+                                exc_info=True)
+            try:
+                await self.ownership.stop()
+            except Exception:
+                log.warning("could not mark this node stopped (its tables are adopted after the lease)",
+                            exc_info=True)
+        self.tables.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.store.close()
+
+    # --------------------------------------------------------------------------------------------- tables
 
     async def create(
         self,
@@ -58,9 +136,11 @@ class TableManager:
             seed_hex=seed.hex(),
             options=options,
             meta={**(meta or {}), "started_at": self.runtime.clock.now().isoformat()},
+            epoch=1,
         )
-        await self.store.snapshot(table)  # the deal is a status change: it is on disk before anyone plays
-        self._adopt(table)
+        # The deal is on disk, owned by this node, before anyone plays.
+        await self.store.insert(table, table.take_snapshot())
+        self._run(table)
         return table
 
     def get(self, table_id: str) -> TableActor | None:
@@ -69,16 +149,29 @@ class TableManager:
     def tables_of(self, user_id: int) -> list[TableActor]:
         return [t for t in self.tables.values() if t.seat_of(user_id) is not None]
 
-    def _adopt(self, table: TableActor) -> None:
+    def _run(self, table: TableActor) -> None:
         self.tables[table.id] = table
         table.start()
-        asyncio.get_running_loop().create_task(self._watch(table))
+        self._spawn(self._watch(table))
         if self._janitor is None:
-            self._janitor = asyncio.get_running_loop().create_task(self._sweep())
+            self._janitor = asyncio.get_running_loop().create_task(self._sweep(), name="table-janitor")
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _watch(self, table: TableActor) -> None:
-        await table.finished.wait()
-        self._finished_at[table.id] = time.monotonic()
+        """A finished table lingers for its results; a lost or failed one is dropped from this node at once."""
+        finished = asyncio.ensure_future(table.finished.wait())
+        ended = asyncio.ensure_future(table.ended.wait())
+        await asyncio.wait([finished, ended], return_when=asyncio.FIRST_COMPLETED)
+        finished.cancel()
+        ended.cancel()
+        if table.status in ("finished", "cancelled"):
+            self._finished_at[table.id] = time.monotonic()
+        elif self.tables.get(table.id) is table and table.status == "lost":
+            del self.tables[table.id]
 
     async def _sweep(self) -> None:
         """Stop finished tables once nobody needs their results screen any more."""
@@ -93,49 +186,116 @@ class TableManager:
                     if gone is not None:
                         await gone.stop()
 
-    async def restore(self) -> int:
-        """Resume every unfinished table from its last snapshot (after a restart). Returns how many."""
-        restored = 0
-        for row in await self.store.unfinished():
-            if row.id in self.tables:
+    # ------------------------------------------------------------------------------------------- adoption
+
+    async def adopt_orphans(self) -> int:
+        """Adopt every live table whose owner is gone. Returns how many were adopted here."""
+        if self.ownership is None:
+            return 0
+        adopted = 0
+        for table_id, epoch in await self.ownership.adoptable():
+            if table_id in self.tables and self.tables[table_id].running:
                 continue
             try:
-                table = self._from_snapshot(row)
+                if await self.adopt(table_id, epoch) is not None:
+                    adopted += 1
             except Exception:
-                log.exception("could not restore table %s", row.id)
-                continue
-            self._adopt(table)
-            restored += 1
-        return restored
+                log.exception("could not adopt table %s", table_id)
+        return adopted
 
-    def _from_snapshot(self, row: Any) -> TableActor:
+    async def adopt(self, table_id: str, seen_epoch: int) -> TableActor | None:
+        """Take one table over (if nobody else did since `seen_epoch`) and resume it here."""
+        assert self.ownership is not None
+        started = time.monotonic()
+        async with self.runtime.transaction() as session:
+            epoch = await self.ownership.adopt(session, table_id, seen_epoch)
+            if epoch is None:
+                return None
+            row = await session.get(LiveTable, table_id)
+            assert row is not None
+            await _keep_legacy_log(session, row)
+        try:
+            table = await self._resume(row, epoch)
+        except Exception:
+            log.exception("table %s cannot be resumed; cancelling it", table_id, extra={"table": table_id})
+            await self._cancel_unresumable(row, epoch)
+            return None
+        self._run(table)
+        for listener in self.listeners:
+            try:
+                await listener(table)
+            except Exception:
+                log.exception("a listener failed for adopted table %s", table_id)
+        log.info("adopted table %s (epoch %s, version %s) in %.0f ms", table_id, epoch, table.version,
+                 (time.monotonic() - started) * 1000, extra={"table": table_id})
+        return table
+
+    async def _resume(self, row: LiveTable, epoch: int) -> TableActor:
+        """The table as it was after its last logged entry: the snapshot, then the log after it replayed."""
         data = row.table
         game = get_game(row.game).from_state(row.state)
         timing_data = dict(data["timing"])
         timing_data["bot_delay_seconds"] = tuple(timing_data["bot_delay_seconds"])
         timing = replace(self.timing, **{k: v for k, v in timing_data.items() if hasattr(self.timing, k)})
-        seats = [Seat(**seat) for seat in data["seats"]]
-        return TableActor(
+        table = TableActor(
             table_id=row.id,
             game=game,
-            seats=seats,
+            seats=[Seat(**seat) for seat in data["seats"]],
             mode=data["mode"],
             timing=timing,
             hooks=self.store,
             seed_hex=row.seed,
             options=data["options"],
-            # Events after the snapshot may have reached clients and are lost: jump past anything they could hold,
-            # so every reconnecting client gets a full view instead of a catch-up that does not fit.
-            version=data["version"] + EVENT_BUFFER + 1,
-            action_log=data["action_log"],
-            status="playing",
-            rewards={},
             meta=data.get("meta", {}),
+            epoch=epoch,
+            version=data["version"],
         )
+        rows = await self.store.entries(row.id)
+        entries = [LogEntry(r.seat, r.action, r.source, r.version) for r in rows]
+        if len(entries) != row.log_seq:
+            raise RuntimeError(f"table {row.id}: {len(entries)} log entries, the table row says {row.log_seq}")
+        table.replay(entries, applied=row.snapshot_seq)
+        return table
 
-    async def shutdown(self) -> None:
-        if self._janitor is not None:
-            self._janitor.cancel()
-            self._janitor = None
-        await asyncio.gather(*(table.stop() for table in self.tables.values()), return_exceptions=True)
-        self.tables.clear()
+    async def _cancel_unresumable(self, row: LiveTable, epoch: int) -> None:
+        seats = [Seat(**seat) for seat in row.table.get("seats", [])]
+        stand_in = _Unresumable(row, epoch, seats)
+        try:
+            await self.store.abandon(stand_in, "it could not be resumed")  # type: ignore[arg-type]
+        except Exception:
+            log.exception("could not cancel unresumable table %s", row.id)
+
+    def owned(self) -> int:
+        return sum(1 for table in self.tables.values() if table.status == "playing")
+
+    def failed(self) -> list[str]:
+        return sorted(table.id for table in self.tables.values() if table.status == "failed")
+
+
+class _Unresumable:
+    """What `TableStore.abandon` reads of a table that could not be rebuilt."""
+
+    def __init__(self, row: LiveTable, epoch: int, seats: list[Seat]):
+        self.id = row.id
+        self.epoch = epoch
+        self.mode = row.mode
+        self.game_name = row.game
+        self.seats = seats
+
+
+async def _keep_legacy_log(session: Any, row: LiveTable) -> None:
+    """A table saved before the action log existed kept its moves in the snapshot: they become its first log
+    entries (the snapshot's state includes them)."""
+    legacy = row.table.get("action_log")
+    if legacy is None or row.log_seq:
+        return
+    from sqlalchemy import update
+
+    from app.tables.models import TableAction
+
+    session.add_all([TableAction(table_id=row.id, seq=index + 1, seat=seat, action=action, source="player",
+                                 version=0) for index, (seat, action) in enumerate(legacy)])
+    row.table = {key: value for key, value in row.table.items() if key != "action_log"}
+    await session.execute(update(LiveTable).where(LiveTable.id == row.id)
+                          .values(log_seq=len(legacy), snapshot_seq=len(legacy), table=row.table))
+    row.log_seq = row.snapshot_seq = len(legacy)

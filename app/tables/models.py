@@ -5,14 +5,32 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base, UTCDateTime
 
 
+class ClusterNode(Base):
+    """One start of one server process (a node incarnation), alive while its heartbeat is recent (design.md,
+    "Ownership and fencing"). The heartbeat is the database's clock, so nodes never compare their own clocks."""
+
+    __tablename__ = "cluster_nodes"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # "<node name>-<random>", new at every start
+    name: Mapped[str] = mapped_column(String(64))  # NODE_NAME: stable across restarts of the same node
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    heartbeat: Mapped[float] = mapped_column(Float)  # seconds since the epoch, on the database's clock
+    stopped: Mapped[bool] = mapped_column(Boolean, default=False)  # shut down cleanly: its tables are free now
+
+
 class LiveTable(Base):
-    """The latest snapshot of a table: its game state and the table around it (seats, version, action log)."""
+    """A table being played: its owner, the last snapshot of its game and the table around it (seats, options).
+
+    The truth is the snapshot plus the action log after it (`table_actions` rows past `snapshot_seq`). Every write
+    for a table is conditional on `owner_epoch`, which grows by one each time a node adopts the table."""
 
     __tablename__ = "live_tables"
     __table_args__ = (Index("ix_live_tables_status", "status"),)
@@ -20,13 +38,32 @@ class LiveTable(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     mode: Mapped[str] = mapped_column(String(16))
-    status: Mapped[str] = mapped_column(String(16))  # "playing" or "finished"
-    version: Mapped[int] = mapped_column(Integer)
-    state: Mapped[dict[str, Any]] = mapped_column(JSON)  # the engine's to_state(), random source included
-    table: Mapped[dict[str, Any]] = mapped_column(JSON)  # TableActor.snapshot_data()
+    status: Mapped[str] = mapped_column(String(16))  # "playing", "finished" or "cancelled"
+    version: Mapped[int] = mapped_column(Integer)  # the table's version after its last logged entry
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)  # the engine's to_state() after `snapshot_seq` entries
+    table: Mapped[dict[str, Any]] = mapped_column(JSON)  # TableActor.snapshot_data() at the same point
     seed: Mapped[str] = mapped_column(String(128))  # hex; never sent to a client
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the cluster_nodes id playing it
+    owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    log_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # entries in the action log
+    snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # entries `state` includes
+
+
+class TableAction(Base):
+    """One entry of a table's action log, appended before any seat hears of it: a move (by a person, a bot, a
+    timer) or a table notice (a seat connected, went away...). Replaying the entries through the engine from the
+    seed gives back every event with its version."""
+
+    __tablename__ = "table_actions"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1, 2, 3, ... per table
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the table's own (a deadline)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    source: Mapped[str] = mapped_column(String(8))  # app.tables.actor.SOURCES
+    version: Mapped[int] = mapped_column(Integer)  # the table's version after this entry's events
 
 
 class GameRecord(Base):

@@ -1,24 +1,63 @@
-"""The tables' storage: snapshots of live tables, and the one place a finished table is recorded and paid.
+"""The tables' storage: the action log, snapshots, and the one place a table is settled or cancelled.
 
-`finish` runs in one database transaction: the game record, the players' rows, prize coins (through the ledger,
-with one idempotency key per player and table), pot shares and XP. If the record already exists the table was
-settled before (a retry, a restart): the stored rewards are returned and nothing is paid again.
+Every write for a table is fenced (design.md, "Ownership and fencing"): it is conditional on the table's
+`owner_epoch` being the one the writing actor holds, checked inside the same transaction as the write (and as the
+ledger writes of a settlement or a refund). A write that finds another epoch raises `Fenced` and changes nothing:
+the table was adopted by another node.
+
+- `append`: an actor's new log entries, before any seat hears of them. Appends from every table of this node are
+  group-committed: whatever arrives while one transaction commits goes into the next (design.md, "Tables survive
+  crashes"). On SQLite that is one write lock per batch instead of one per move.
+- `snapshot`: the engine's state after `seq` entries; a shortcut for resuming, never the truth.
+- `finish`: the game record, the players' rows, prize coins (through the ledger, one idempotency key per player and
+  table), pot shares and XP, in one transaction. A retry after a lost answer finds the record and pays nothing again.
+- `abandon`: a table that cannot go on is cancelled and every stake still in its pot refunded, in one transaction.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import User
+from app.core import strict_json
 from app.games.registry import get_game
-from app.tables.actor import TableActor
-from app.tables.models import GameRecord, GameRecordPlayer, LiveTable
+from app.tables.models import GameRecord, GameRecordPlayer, LiveTable, TableAction
 from app.tables.rewards import Reward, RewardRules, Table, table_rewards
+
+if TYPE_CHECKING:
+    from app.tables.actor import LogEntry, TableActor
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 500  # log entries per group commit; more wait for the next one
+
+
+class Fenced(Exception):
+    """The table's owner epoch moved on: another node adopted it, and this write was refused."""
+
+    def __init__(self, table_id: str, epoch: int):
+        super().__init__(f"table {table_id} is no longer ours (epoch {epoch} is stale)")
+        self.table_id = table_id
+        self.epoch = epoch
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a restart needs, taken at one instant: the engine's state and the table around it after `seq` entries."""
+
+    seq: int
+    version: int
+    state: dict[str, Any]
+    data: dict[str, Any]
 
 
 def reward_rules(settings: Any) -> RewardRules:
@@ -31,36 +70,141 @@ def reward_rules(settings: Any) -> RewardRules:
     )
 
 
+def json_copy(value: Any) -> Any:
+    """A deep copy as the database will store it (and a check that it can: no NaN, nothing that is not JSON)."""
+    return strict_json.loads(strict_json.dumps(value))
+
+
+@dataclass
+class _Append:
+    table_id: str
+    epoch: int
+    rows: list[dict[str, Any]]
+    version: int
+    done: asyncio.Future
+
+
 class TableStore:
-    """The TableHooks of every live table: snapshots and settlement."""
+    """The TableHooks of every live table on this node: log, snapshots, settlement, cancellation."""
 
     def __init__(self, runtime: Any):
         self.runtime = runtime
-        # Later layers (shop, league) add what a settlement must also do: multipliers, league points.
+        # Later layers (shop, league, stakes) add what a settlement or a cancellation must also do.
         self.multiplier_source: Any = None
         self.settled_listeners: list[Any] = []
+        self.refund_stakes: Callable[[AsyncSession, str, str], Awaitable[list[Any]]] | None = None
+        self.fenced_writes = 0  # writes refused because another node had adopted the table
+        self.node_id = "local"  # the node incarnation writing (set by the TableManager)
+        self._appends: asyncio.Queue[_Append] | None = None
+        self._writer: asyncio.Task | None = None
 
-    async def snapshot(self, table: TableActor) -> None:
-        # Copied before the first await: the table plays on while this waits for the database.
-        status, version = table.status, table.version
-        state = json.loads(json.dumps(table.game.to_state()))
-        data = json.loads(json.dumps(table.snapshot_data()))
+    # ------------------------------------------------------------------------------------------ the log
+
+    async def append(self, table: TableActor, entries: list[LogEntry], first_seq: int) -> None:
+        """Make `entries` (numbered from `first_seq`) durable, fenced on the table's epoch. Raises Fenced, or the
+        database's error (the caller retries: an append that did commit is not written twice)."""
+        rows = [{"table_id": table.id, "seq": first_seq + index, "seat": entry.seat, "action": entry.action,
+                 "source": entry.source, "version": entry.version} for index, entry in enumerate(entries)]
+        if self._appends is None or self._writer is None or self._writer.done():
+            self._appends = asyncio.Queue()
+            self._writer = asyncio.get_running_loop().create_task(self._write_appends(), name="action-log")
+        done = asyncio.get_running_loop().create_future()
+        self._appends.put_nowait(_Append(table.id, table.epoch, rows, entries[-1].version, done))
+        await done
+
+    async def _write_appends(self) -> None:
+        queue = self._appends
+        assert queue is not None
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty() and sum(len(item.rows) for item in batch) < MAX_BATCH:
+                batch.append(queue.get_nowait())
+            try:
+                await self._commit_appends(batch)
+            except Exception as error:
+                if len(batch) == 1:
+                    _fail(batch[0].done, error)
+                    continue
+                # One table's rows must not fail the others': try each alone before giving up on any.
+                for item in batch:
+                    try:
+                        await self._commit_appends([item])
+                    except Exception as alone:
+                        _fail(item.done, alone)
+
+    async def _commit_appends(self, batch: list[_Append]) -> None:
+        now = self.runtime.clock.now()
+        fenced: set[int] = set()  # id() of the items refused
+        async with self.runtime.transaction() as session:
+            rows = []
+            for item in batch:
+                result = await session.execute(
+                    update(LiveTable)
+                    .where(LiveTable.id == item.table_id, LiveTable.owner_epoch == item.epoch,
+                           LiveTable.status == "playing")
+                    .values(log_seq=item.rows[-1]["seq"], version=item.version, updated_at=now)
+                    .execution_options(synchronize_session=False))
+                if result.rowcount == 1:
+                    rows.extend(item.rows)
+                else:
+                    fenced.add(id(item))
+            if rows:
+                dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+                # A retry of an append whose commit did land (its answer was lost) writes nothing twice.
+                await session.execute(dialect.insert(TableAction).on_conflict_do_nothing(), rows)
+        for item in batch:
+            if id(item) in fenced:
+                self.fenced_writes += 1
+                log.warning("log append refused: table %s was adopted by another node", item.table_id,
+                            extra={"table": item.table_id, "epoch": item.epoch})
+                _fail(item.done, Fenced(item.table_id, item.epoch))
+            elif not item.done.done():
+                item.done.set_result(None)
+
+    async def entries(self, table_id: str, after_seq: int = 0) -> list[TableAction]:
+        async with self.runtime.sessionmaker() as session:
+            rows = await session.scalars(select(TableAction).where(TableAction.table_id == table_id,
+                                                                   TableAction.seq > after_seq)
+                                         .order_by(TableAction.seq))
+            return list(rows)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            await asyncio.gather(self._writer, return_exceptions=True)
+            self._writer = None
+
+    # ------------------------------------------------------------------------------------- snapshots
+
+    async def insert(self, table: TableActor, snapshot: Snapshot) -> None:
+        """A new table's row: owned by this node at the table's epoch, with its first snapshot (the deal)."""
         now = self.runtime.clock.now()
         async with self.runtime.transaction() as session:
-            row = await session.get(LiveTable, table.id)
-            if row is None:
-                row = LiveTable(id=table.id, game=table.game_name, mode=table.mode, seed=table.seed_hex,
-                                created_at=now)
-                session.add(row)
-            if row.status == "finished" and status != "finished":
-                return  # a late periodic snapshot never reopens a settled table
-            row.status = status
-            row.version = version
-            row.state = state
-            row.table = data
-            row.updated_at = now
+            session.add(LiveTable(id=table.id, game=table.game_name, mode=table.mode, seed=table.seed_hex,
+                                  status="playing", version=snapshot.version, state=snapshot.state,
+                                  table=snapshot.data, created_at=now, updated_at=now, owner=self.node_id,
+                                  owner_epoch=table.epoch, log_seq=snapshot.seq, snapshot_seq=snapshot.seq))
+
+    async def snapshot(self, table: TableActor, snapshot: Snapshot) -> None:
+        """Store a snapshot, unless a newer one is there; fenced, and never on a table that is no longer played."""
+        async with self.runtime.transaction() as session:
+            result = await session.execute(
+                update(LiveTable)
+                .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch,
+                       LiveTable.status == "playing", LiveTable.snapshot_seq <= snapshot.seq)
+                .values(state=snapshot.state, table=snapshot.data, snapshot_seq=snapshot.seq,
+                        updated_at=self.runtime.clock.now())
+                .execution_options(synchronize_session=False))
+            if result.rowcount != 1:
+                row = await session.get(LiveTable, table.id)
+                if row is None or row.owner_epoch != table.epoch:
+                    self.fenced_writes += 1
+                    raise Fenced(table.id, table.epoch)
+
+    # ---------------------------------------------------------------------------------- the end of a table
 
     async def finish(self, table: TableActor) -> dict[int, dict[str, Any]]:
+        """Record and pay a finished game, exactly once, fenced. Returns each seat's rewards."""
         runtime = self.runtime
         now = runtime.clock.now()
         outcome = table.game.outcome()
@@ -68,6 +212,7 @@ class TableStore:
             existing = await session.get(GameRecord, table.id)
             if existing is not None:
                 return {int(seat): reward for seat, reward in existing.rewards.items()}
+            await self._end_fenced(session, table, "finished", now)
             multipliers = await self._multipliers(session, table)
             rewards = table_rewards(
                 Table(
@@ -114,11 +259,33 @@ class TableStore:
                         finished_at=now,
                     )
                 )
-            await session.execute(update(LiveTable).where(LiveTable.id == table.id).values(status="finished",
-                                                                                           updated_at=now))
             for listener in self.settled_listeners:
                 await listener(session, table, rewards, title)
         return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
+
+    async def abandon(self, table: TableActor, reason: str) -> int:
+        """Cancel a table that cannot go on (its moves or its settlement cannot be saved, it cannot be resumed):
+        every stake still in its pot goes back. Fenced. Returns how many stakes were refunded."""
+        now = self.runtime.clock.now()
+        async with self.runtime.transaction() as session:
+            await self._end_fenced(session, table, "cancelled", now)
+            refunds: list[Any] = []
+            if table.mode == "staked" and self.refund_stakes is not None:
+                refunds = await self.refund_stakes(session, table.id, get_game(table.game_name).title)
+        log.warning("table %s cancelled (%s): %s stakes refunded", table.id, reason, len(refunds),
+                    extra={"table": table.id})
+        return len(refunds)
+
+    async def _end_fenced(self, session: AsyncSession, table: TableActor, status: str, now: datetime) -> None:
+        result = await session.execute(
+            update(LiveTable)
+            .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch, LiveTable.status == "playing")
+            .values(status=status, updated_at=now)
+            .execution_options(synchronize_session=False))
+        if result.rowcount != 1:
+            self.fenced_writes += 1
+            log.warning("%s refused: table %s is no longer ours", status, table.id, extra={"table": table.id})
+            raise Fenced(table.id, table.epoch)
 
     async def _multipliers(self, session: AsyncSession, table: TableActor) -> list[float]:
         if self.multiplier_source is None:
@@ -146,7 +313,11 @@ class TableStore:
             await ledger.settle(session, f"pot:{table.id}:payout", f"{title} staked table: pot shared by the winners",
                                 [(pot, -total), *pot_shares])
 
-    async def unfinished(self) -> list[LiveTable]:
+    async def row(self, table_id: str) -> LiveTable | None:
         async with self.runtime.sessionmaker() as session:
-            rows = await session.scalars(select(LiveTable).where(LiveTable.status == "playing"))
-            return list(rows)
+            return await session.get(LiveTable, table_id)
+
+
+def _fail(future: asyncio.Future, error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)

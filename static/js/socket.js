@@ -1,5 +1,6 @@
 // The one WebSocket (docs/protocol.md): requests with ids and their replies, table messages kept in version order,
 // notices, and automatic reconnection that rejoins every watched table from the last version seen.
+import { applyPatch } from './patch.js';
 import { setStore } from './state.js';
 
 const PING_EVERY_MS = 25000; // the server pings too; this catches a connection that died without a close
@@ -31,7 +32,8 @@ class Connection {
     this.attempt = 0;
     this.sequence = 0;
     this.pending = new Map(); // request id -> {resolve, reject}
-    this.tables = new Map(); // table id -> {version, joining, handlers}
+    this.tables = new Map(); // table id -> {version, joining, handlers, state: {public, private, legal, info}}
+    this.serverSkew = 0; // server clock minus this browser's, in seconds (from hello and every pong)
     this.noticeHandlers = new Set();
     this.retryTimer = null;
     this.countdown = null;
@@ -99,6 +101,7 @@ class Connection {
   receive(message) {
     switch (message.type) {
       case 'hello':
+        this.serverSkew = message.server_time - Date.now() / 1000;
         this.ready = true;
         this.opened = true;
         this.attempt = 0;
@@ -110,13 +113,22 @@ class Connection {
       case 'ack':
       case 'pong':
         this.settle(message, null);
-        if (message.type === 'pong') clearTimeout(this.pongTimer);
+        if (message.type === 'pong') {
+          clearTimeout(this.pongTimer);
+          this.serverSkew = message.server_time - Date.now() / 1000;
+        }
         return;
       case 'error':
         if (message.id != null && this.pending.has(message.id)) {
           this.settle(message, new SocketError(message.code, message.message));
         } else if (message.table && this.tables.has(message.table)) {
-          this.tables.get(message.table).handlers.onError?.(new SocketError(message.code, message.message));
+          const entry = this.tables.get(message.table);
+          if (message.code === 'table_moved') {
+            // The table's new owner has it: join again from the last version seen (nothing is lost).
+            if (!entry.joining) this.join(entry);
+            return;
+          }
+          entry.handlers.onError?.(new SocketError(message.code, message.message));
         }
         return;
       case 'update':
@@ -129,23 +141,47 @@ class Connection {
     }
   }
 
+  /** A table message (docs/protocol.md, "Table messages"): a full state (sync, catch_up) or an update's patches.
+   * The handlers get the whole picture every time: view (public with private on top), legal, table_info. */
   receiveTable(message) {
     const entry = this.tables.get(message.table);
     if (!entry) return;
-    if (message.type === 'sync') {
+    const events = message.events || [];
+    // Events carry no version of their own: they are the versions up to the message's, one each.
+    const first = message.version - events.length + 1;
+    const numbered = events.map((event, index) => ({ ...event, version: first + index }));
+    const seen = entry.version;
+    if (message.type === 'sync' || message.type === 'catch_up') {
+      entry.state = {
+        public: message.public, private: message.private, legal: message.legal,
+        info: { ...message.info, my_seat: message.seat },
+      };
       entry.version = message.version;
-      entry.handlers.onMessage({ ...message, events: [] });
+      const fresh = message.type === 'sync' ? [] : numbered.filter((event) => seen === null || event.version > seen);
+      this.deliverTable(entry, message, fresh);
       return;
     }
-    const seen = entry.version;
-    if (seen !== null && message.version <= seen) return; // old news: already applied
-    const fresh = message.events.filter((event) => seen === null || event.version > seen);
-    if (seen !== null && fresh.length && fresh[0].version > seen + 1) {
+    if (!entry.state || seen === null) return; // patches need the full state first (the join brings it)
+    if (message.version < seen) return; // old news: already applied
+    if (events.length && first > seen + 1) {
       if (!entry.joining) this.join(entry); // a gap: ask again from the last version seen
       return;
     }
+    const state = entry.state;
+    if ('public' in message) state.public = applyPatch(state.public, message.public);
+    if ('private' in message) state.private = applyPatch(state.private, message.private);
+    if ('legal' in message) state.legal = message.legal;
+    if ('info' in message) state.info = applyPatch(state.info, message.info);
     entry.version = message.version;
-    entry.handlers.onMessage({ ...message, events: fresh });
+    this.deliverTable(entry, message, numbered.filter((event) => event.version > seen));
+  }
+
+  deliverTable(entry, message, events) {
+    const { state } = entry;
+    entry.handlers.onMessage({
+      type: message.type, table: message.table, version: entry.version, events,
+      view: { ...state.public, ...state.private }, legal: state.legal, table_info: state.info,
+    });
   }
 
   settle(message, error) {
@@ -245,7 +281,7 @@ class Connection {
 
   /** Receive a table's messages (joining now, and again after every reconnection). Returns the way to stop. */
   watch(tableId, handlers) {
-    const entry = { id: tableId, version: null, joining: false, handlers };
+    const entry = { id: tableId, version: null, joining: false, handlers, state: null };
     this.tables.set(tableId, entry);
     if (this.ready) this.join(entry);
     return () => {

@@ -121,8 +121,10 @@ async def test_the_peek_dialog_shows_for_the_peeker_only(browser_settings, playw
             assert not leaked, leaked[:1]
             peeker_frames = "".join(received[peeker.name])
             assert all(f'"{card}"' in peeker_frames for card in peeked)
-            mine = json.loads(next(f for f in frames if '"peek"' in f and '"events"' in f))
-            assert seats[other.name] == mine["table_info"]["my_seat"]
+            # Those frames were the other seat's: its socket's full message says whose seat it follows.
+            first = json.loads(next(f for f in frames if '"type":"sync"' in f or '"type":"catch_up"' in f))
+            assert seats[other.name] == first["seat"]
+            assert any('"peek"' in f and '"events"' in f for f in frames)
 
             host.check()
             guest.check()

@@ -21,9 +21,18 @@ def test_each_view_is_the_public_view_plus_that_seats_private_part(name: str) ->
         for step in range(800):
             public = game.public_view()
             assert public == game.view(None)
+            assert not any(key.startswith("$") for key in _keys(public))  # the patch markers (app/tables/patch.py)
             for seat in range(seats):
                 assert game.view(seat) == {**public, **game.private_view(seat)}, (name, step, seat)
             if game.is_over:
                 break
             seat = chooser.choice(game.acting_seats())
             game.apply(seat, chooser.choice(game.legal_actions(seat)))
+
+
+def _keys(value: object) -> list[str]:
+    if isinstance(value, dict):
+        return [*value, *(key for inner in value.values() for key in _keys(inner))]
+    if isinstance(value, list):
+        return [key for inner in value for key in _keys(inner)]
+    return []

@@ -15,7 +15,9 @@ from tests.support.harness import Harness, open_harness, wipe
 
 @pytest.fixture
 def quiet_settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"matchmaking_tick_seconds": 3600.0, "league_check_seconds": 1e9})
+    # The adoption loop stays out of the way too (tests call adopt_orphans() themselves).
+    return settings.model_copy(update={"matchmaking_tick_seconds": 3600.0, "league_check_seconds": 1e9,
+                                       "owner_lease_seconds": 3600.0})
 
 
 @pytest.fixture

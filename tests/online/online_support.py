@@ -38,6 +38,7 @@ class PlayedTable:
     action_log: list[Any] = field(default_factory=list)
     status: str = "playing"
     finished: asyncio.Event = field(default_factory=asyncio.Event)
+    epoch: int = 1
 
     @property
     def game(self) -> _Over:
@@ -61,6 +62,19 @@ def simulated(number: int = 1) -> Seat:
 
 def new_id() -> str:
     return uuid.uuid4().hex
+
+
+async def finish(store: Any, table: PlayedTable) -> dict[int, dict[str, Any]]:
+    """Settle a table whose result the test decides, as its owner does: its live row (owned by the store's node, at
+    the table's epoch) is made first if it is not there, since every settlement is fenced on that row."""
+    runtime = store.runtime
+    async with runtime.transaction() as session:
+        if await session.get(LiveTable, table.id) is None:
+            now = runtime.clock.now()
+            session.add(LiveTable(id=table.id, game=table.game_name, mode=table.mode, status="playing", version=0,
+                                  state={}, table={}, seed="00", created_at=now, updated_at=now,
+                                  owner=store.node_id, owner_epoch=table.epoch))
+    return await store.finish(table)
 
 
 class Inbox:
@@ -99,8 +113,10 @@ class TableRecorder:
             runtime = self.app.state.runtime
             async with runtime.transaction() as session:
                 now = runtime.clock.now()
+                # Owned by this (live) node, so its adoption loop leaves it alone.
                 session.add(LiveTable(id=table_id, game=game, mode=mode, status="playing", version=0, state={},
-                                      table={}, seed="00", created_at=now, updated_at=now))
+                                      table={}, seed="00", created_at=now, updated_at=now,
+                                      owner=self.app.state.realtime.tables.node_id, owner_epoch=table.epoch))
             self.app.state.realtime.tables.tables[table_id] = table
         self.tables.append(table)
         return table

@@ -13,7 +13,7 @@ from app.ledger.models import LedgerTransaction
 from app.online.league import WeekNotOver, week_of
 from app.online.models import LeagueWeek
 from app.runtime import open_runtime
-from tests.online.online_support import PlayedTable, assert_ledger_consistent, balance_of, human, new_id, simulated
+from tests.online.online_support import finish, PlayedTable, assert_ledger_consistent, balance_of, human, new_id, simulated
 from tests.support.server import run_cli
 
 MONDAY = date(2030, 1, 7)  # the harness clock starts on Monday 2030-01-07 12:00 UTC
@@ -21,7 +21,7 @@ MONDAY = date(2030, 1, 7)  # the harness clock starts on Monday 2030-01-07 12:00
 
 async def settle(quiet, seats, placings, mode: str = "online", game: str = "pika", **meta):
     store = quiet.app.state.realtime.tables.store
-    return await store.finish(PlayedTable(new_id(), seats, mode, placings, meta=meta, game_name=game))
+    return await finish(store, PlayedTable(new_id(), seats, mode, placings, meta=meta, game_name=game))
 
 
 async def users(quiet, *names):

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import update
 
 from app.core.errors import AppError
 from app.ledger.service import InsufficientFunds
 from app.online.matchmaking import AlreadyQueued, AlreadySeated, BadQueue
 from app.realtime.protocol import MatchmakingData
-from app.tables.models import LiveTable
+from app.tables.models import ClusterNode, LiveTable
+from app.tables.ownership import db_now
 from tests.online.online_support import (Inbox, TableRecorder, assert_ledger_consistent, balance_of, pot_of)
 
 
@@ -203,7 +205,7 @@ async def test_a_staked_table_that_cannot_be_created_refunds_every_stake(quiet, 
     await assert_ledger_consistent(quiet.runtime)
 
 
-async def test_stranded_pots_are_refunded_once_still_and_saved_staked_tables_that_cannot_resume_at_startup(
+async def test_stranded_pots_are_refunded_once_still_and_staked_tables_that_cannot_resume_are_cancelled(
         quiet, online):
     (ada, _), (bob, _) = await people(quiet, "ada", "bob")
     # A crash between a stake and its table: coins in a pot, no table, no queue.
@@ -213,17 +215,32 @@ async def test_stranded_pots_are_refunded_once_still_and_saved_staked_tables_tha
     quiet.clock.advance(seconds=301)
     assert await online.matchmaking.refund_stranded() == 1
     assert await balance_of(quiet.runtime, ada.id) == 1000
-    # A staked table saved as playing that this node did not resume: refunded at startup, never resumed.
+    # A staked table saved as playing whose owner is gone and that cannot be resumed: the node adopting it cancels
+    # it and refunds the stakes, once. A table of a live node is never touched, whatever its pot holds.
+    manager = quiet.app.state.realtime.tables
     async with quiet.runtime.transaction() as session:
         await online.stakes.stake(session, "stuck-table", bob.id, 1, 100, "Pika")
+        await online.stakes.stake(session, "busy-table", ada.id, 1, 100, "Pika")
         now = quiet.clock.now()
         session.add(LiveTable(id="stuck-table", game="pika", mode="staked", status="playing", version=1, state={},
-                              table={}, seed="00", created_at=now, updated_at=now))
-    assert await online.matchmaking.refund_stranded(at_startup=True) == 1
+                              table={}, seed="00", created_at=now, updated_at=now, owner=None))
+        session.add(ClusterNode(id="elsewhere-1", name="elsewhere", host="elsewhere", pid=1, started_at=now,
+                                heartbeat=0.0, stopped=False))
+        session.add(LiveTable(id="busy-table", game="pika", mode="staked", status="playing", version=1, state={},
+                              table={}, seed="00", created_at=now, updated_at=now, owner="elsewhere-1"))
+        await session.flush()
+        await session.execute(update(ClusterNode).where(ClusterNode.id == "elsewhere-1")
+                              .values(heartbeat=db_now(session)))
+    assert await manager.adopt_orphans() == 0
     assert await balance_of(quiet.runtime, bob.id) == 1000
     async with quiet.runtime.sessionmaker() as session:
         assert (await session.get(LiveTable, "stuck-table")).status == "cancelled"
-    assert await online.matchmaking.refund_stranded(at_startup=True) == 0
+        busy = await session.get(LiveTable, "busy-table")
+        assert busy.status == "playing" and busy.owner == "elsewhere-1" and busy.owner_epoch == 0
+    quiet.clock.advance(seconds=301)
+    assert await online.matchmaking.refund_stranded() == 0  # a started table is its owner's to settle
+    assert await manager.adopt_orphans() == 0
+    assert await balance_of(quiet.runtime, ada.id) == 900
     await assert_ledger_consistent(quiet.runtime)
 
 

@@ -8,12 +8,12 @@ import asyncio
 import random
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import update, select
 
 from app.core.errors import AppError
 from app.ledger.models import LedgerAccount
 from app.tables.models import LiveTable
-from tests.online.online_support import (PlayedTable, TableRecorder, assert_ledger_consistent, balance_of, human,
+from tests.online.online_support import (finish, PlayedTable, TableRecorder, assert_ledger_consistent, balance_of, human,
                                          new_id, simulated)
 
 STEPS = 400
@@ -64,11 +64,11 @@ async def test_random_stakes_payouts_refunds_purchases_and_league_prizes_keep_th
         for seat in table.seats:  # some players leave (a bot covers them): their stake still plays
             if rng.random() < 0.15:
                 seat.human_turns, seat.covered_turns = 1, 3
-        rewards = await store.finish(table)
+        rewards = await finish(store, table)
         assert sum(r["pot"] for r in rewards.values()) == table.meta["stake"] * len(table.seats)
         expected += sum(r["coins"] for r in rewards.values())
         if rng.random() < 0.3:
-            assert await store.finish(table) == rewards  # a retried settlement pays nothing more
+            assert await finish(store, table) == rewards  # a retried settlement pays nothing more
         settled.add(table.id)
         table.status = "finished"
         table.finished.set()
@@ -81,7 +81,7 @@ async def test_random_stakes_payouts_refunds_purchases_and_league_prizes_keep_th
         seats += [simulated(n) for n in range(rng.randint(0 if len(seats) > 1 else 1, 2))]
         rng.shuffle(seats)
         mode = rng.choice(["online", "online", "friends"])
-        rewards = await store.finish(PlayedTable(new_id(), seats, mode, random_placings(rng, len(seats)),
+        rewards = await finish(store, PlayedTable(new_id(), seats, mode, random_placings(rng, len(seats)),
                                                  meta={"bot_filled": any(s.is_bot for s in seats)},
                                                  game_name=rng.choice(["pika", "piker"])))
         expected += sum(r["coins"] for r in rewards.values())
@@ -114,13 +114,16 @@ async def test_random_stakes_payouts_refunds_purchases_and_league_prizes_keep_th
                     assert again.already_closed
 
     async def abandon_a_table() -> None:
-        """A formed staked table that can never finish (saved, but not resumed after a restart)."""
+        """A formed staked table whose owner died and that cannot be resumed: the node adopting it cancels it."""
         waiting = [t for t in recorder.tables if t.id not in settled and t.id not in abandoned]
         if not waiting:
             return
         table = rng.choice(waiting)
-        del quiet.app.state.realtime.tables.tables[table.id]  # as if this node could not resume it
-        assert await mm.refund_stranded(at_startup=True) == 1
+        manager = quiet.app.state.realtime.tables
+        del manager.tables[table.id]
+        async with runtime.transaction() as session:  # its owner is gone (a crash of another node)
+            await session.execute(update(LiveTable).where(LiveTable.id == table.id).values(owner=None))
+        assert await manager.adopt_orphans() == 0  # adopted, found unresumable (it never had a game), cancelled
         async with runtime.sessionmaker() as session:
             assert (await session.get(LiveTable, table.id)).status == "cancelled"
         abandoned.add(table.id)

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.online.online_support import PlayedTable, assert_ledger_consistent, balance_of, human, new_id, simulated
+from tests.online.online_support import finish, PlayedTable, assert_ledger_consistent, balance_of, human, new_id, simulated
 from tests.support.harness import PASSWORD
 from tests.support.server import run_cli
 
@@ -111,18 +111,18 @@ async def test_booster_and_vip_together_multiply_online_and_friends_prizes_but_n
         await shop.buy(session, ada.id, "vip")
     assert await balance_of(runtime, ada.id) == 700
     # Online: every place paid, multiplied (x2 x1.5 = x3) for Ada only; XP as usual.
-    online = await store.finish(PlayedTable(new_id(), [human(ada), human(bob), simulated()], "online", [2, 1, 3]))
+    online = await finish(store, PlayedTable(new_id(), [human(ada), human(bob), simulated()], "online", [2, 1, 3]))
     assert online[0]["coins"] == 40 * 3 and online[1]["coins"] == 80
     assert online[0]["xp"] == 30 and online[1]["xp"] == 40
     # Friends: only the winner, half the online first prize, multiplied.
-    friends = await store.finish(PlayedTable(new_id(), [human(ada), human(bob)], "friends", [1, 2]))
+    friends = await finish(store, PlayedTable(new_id(), [human(ada), human(bob)], "friends", [1, 2]))
     assert friends[0]["coins"] == 30 * 3 and friends[1]["coins"] == 0
     # A staked pot is never multiplied.
     table = PlayedTable(new_id(), [human(ada), human(bob)], "staked", [1, 2], meta={"stake": 100})
     async with runtime.transaction() as session:
         await quiet.app.state.online.stakes.stake(session, table.id, ada.id, 1, 100, "Pika")
         await quiet.app.state.online.stakes.stake(session, table.id, bob.id, 1, 100, "Pika")
-    staked = await store.finish(table)
+    staked = await finish(store, table)
     assert staked[0]["pot"] == 200 and staked[0]["coins"] == 0 and staked[0]["xp"] == 40
     assert await balance_of(runtime, ada.id) == 700 + 120 + 90 - 100 + 200
     await assert_ledger_consistent(runtime)

@@ -124,7 +124,10 @@ async def test_health_and_readiness(harness: Harness):
     assert (await harness.client.get("/healthz")).json() == {"status": "ok"}
     response = await harness.client.get("/readyz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ready", "database": "ok", "redis": "ok"}
+    body = response.json()
+    assert {k: body[k] for k in ("status", "database", "redis")} == {"status": "ready", "database": "ok", "redis": "ok"}
+    # and this node's tables: how many it plays, those it could neither save nor cancel, refused stale writes
+    assert body["tables"] == 0 and body["failed_tables"] == [] and body["fenced_writes"] == 0 and body["node"]
 
 
 async def test_not_ready_when_redis_does_not_answer(harness: Harness):

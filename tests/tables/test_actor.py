@@ -1,10 +1,11 @@
 """The table actor with a toy game: ordering, per-seat views, versions, timers, bots, reconnection."""
 
 import asyncio
-import json
 
 import pytest
 
+from app.client import TableState
+from app.core import strict_json
 from app.games.base import IllegalAction
 from app.games.rng import ScriptedRandom
 from app.tables.actor import EVENT_BUFFER, Seat, TableActor, TableError, TableTiming
@@ -12,15 +13,19 @@ from tests.support.toy_game import Race
 
 
 class Inbox:
-    """A subscriber that keeps what it is sent."""
+    """A listener that keeps what it is sent (decoded), and the table as a client rebuilds it from full messages
+    and patches (`state`: view, legal, info)."""
 
     def __init__(self):
         self.messages = []
         self.everything = []
         self.arrived = asyncio.Event()
+        self.state = TableState("t1")
 
-    def deliver(self, message):
-        json.dumps(message)  # everything sent must be JSON
+    def send_text(self, text):
+        message = strict_json.loads(text)  # everything sent must be strict JSON
+        if message["type"] in ("update", "catch_up", "sync"):
+            self.state.apply(message)
         self.messages.append(message)
         self.everything.append(message)
         self.arrived.set()
@@ -31,21 +36,31 @@ class Inbox:
             await asyncio.wait_for(self.arrived.wait(), timeout)
         return self.messages.pop(0)
 
-    def last_version(self):
-        return max(m["version"] for m in self.messages)
+    def events(self):
+        return [event for m in self.everything for event in m.get("events", [])]
 
 
 class Hooks:
+    """Storage that counts what it is asked to keep (the log entries, as a database would)."""
+
     def __init__(self):
         self.snapshots = 0
         self.finished = 0
+        self.logged = []
 
-    async def snapshot(self, table):
+    async def append(self, table, entries, first_seq):
+        assert first_seq == len(self.logged) + 1  # appended in order, each entry once
+        self.logged.extend(entries)
+
+    async def snapshot(self, table, snapshot):
         self.snapshots += 1
 
     async def finish(self, table):
         self.finished += 1
         return {seat: {"coins": 0} for seat in range(len(table.seats))}
+
+    async def abandon(self, table, reason):
+        return 0
 
 
 FAST = TableTiming(turn_seconds=0, grace_seconds=0.05, bot_delay_seconds=(0, 0), snapshot_seconds=0)
@@ -68,16 +83,18 @@ async def test_each_seat_gets_its_own_view_and_versions_grow_by_one_per_event():
     assert await table.connect(a, 100, None) == 0
     assert await table.connect(b, 101, None) == 1
     sync = await a.next()
-    assert sync["type"] == "sync" and sync["view"]["my_secret"] == 3
+    assert sync["type"] == "sync" and sync["private"]["my_secret"] == 3 and a.state.view["my_secret"] == 3
     version = await table.act(100, {"type": "add", "amount": 2})
     update = [m for m in b.messages if m["type"] == "update"][-1]
     assert update["version"] == version
     added = [e for e in update["events"] if e["type"] == "added"][0]
-    assert "secret" not in added and update["view"]["my_secret"] == 4
+    assert "secret" not in added and b.state.view["my_secret"] == 4
+    assert "private" not in update  # seat 1's own part did not change: only the public patch went out
     mine = [m for m in a.messages if m["type"] == "update"][-1]
     assert [e for e in mine["events"] if e["type"] == "added"][0]["secret"] == 3
-    versions = [e["version"] for m in a.messages for e in m.get("events", [])]
-    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    versions = [e["version"] for e in a.state.events]
+    assert versions == list(range(versions[0], versions[0] + len(versions))) and versions[-1] == table.version
+    assert a.state.view == table.game.view(0) and b.state.view == table.game.view(1)
     await table.stop()
 
 
@@ -118,7 +135,7 @@ async def test_a_turn_that_times_out_is_played_by_a_bot_and_counted_as_covered()
     a = Inbox()
     await table.connect(a, 100, None)
     sync = await a.next()
-    assert "0" in sync["table_info"]["clock"]["turn_ends_at"]
+    assert "0" in sync["info"]["clock"]["turn_ends_at"]
     while not table.action_log:
         await a.next()
     assert table.action_log[0][0] == 0
@@ -158,8 +175,10 @@ async def test_a_reconnect_gets_only_the_missed_events_and_a_stale_one_a_full_vi
     back = Inbox()
     await table.connect(back, 100, seen)
     catch_up = await back.next()
-    assert catch_up["type"] == "catch_up"
-    assert [e["version"] for e in catch_up["events"]] == list(range(seen + 1, catch_up["version"] + 1))
+    assert catch_up["type"] == "catch_up" and catch_up["since"] == seen
+    assert len(catch_up["events"]) == catch_up["version"] - seen  # exactly the missed ones
+    caught = back.state.events[: len(catch_up["events"])]  # (the seat_connected notice comes right after)
+    assert [e["version"] for e in caught] == list(range(seen + 1, catch_up["version"] + 1))
     # Push the buffer past its size, then a reconnect from the start gets a full view instead.
     while table.version < EVENT_BUFFER + 10:
         seat = table.game.acting_seats()[0]
@@ -182,5 +201,5 @@ async def test_a_deadline_runs_out_through_the_table():
     await table.act(100, {"type": "add", "amount": 2})  # total 5: a bell opens for seat 0
     while table.game.state["total"] != 4:
         await a.next()
-    assert [m for m in a.everything if any(e["type"] == "bell_missed" for e in m.get("events", []))]
+    assert any(e["type"] == "bell_missed" for e in a.events())
     await table.stop()

@@ -39,16 +39,22 @@ function describeTableEvent(event, name, me) {
       return event.seat === me ? 'You are back in your seat.' : `${name(event.seat)} is back.`;
     case 'game_over':
       return null; // the game's own end event says how it ended; the game-over panel shows the rest
+    case 'table_cancelled':
+      return `This table was cancelled (${event.reason}); every stake was refunded.`;
     default:
       return undefined;
   }
 }
 
+/** Moves made for a person (docs/protocol.md: `auto` on their events) say so. */
+const PLAYED_FOR = { timeout: 'Time ran out: ', away: 'A bot played: ' };
+
 function describe(module, event, info) {
   const name = namer(info);
   const table = describeTableEvent(event, name, info.my_seat);
   if (table !== undefined) return table;
-  return module.describe(event, { name, me: info.my_seat, seats: info.seats });
+  const text = module.describe(event, { name, me: info.my_seat, seats: info.seats });
+  return text && event.auto && PLAYED_FOR[event.auto] ? PLAYED_FOR[event.auto] + text : text;
 }
 
 function SeatStrip({ info, view, module, acting }) {
@@ -161,14 +167,12 @@ export function TableScreen({ params }) {
   const [problem, setProblem] = useState(null); // joining failed
   const [error, setError] = useState(null); // the last move's refusal
   const [busy, setBusy] = useState(false);
-  const skew = useRef(0);
 
   useEffect(() => {
     let logKey = 0;
     return socket.watch(id, {
       onMessage(message) {
         const info = message.table_info;
-        if (info.clock && typeof info.clock.now === 'number') skew.current = info.clock.now - Date.now() / 1000;
         const module = gameModule(info.game);
         if (module && message.events.length) {
           const lines = [];
@@ -218,7 +222,7 @@ export function TableScreen({ params }) {
     }
   }, [id]);
 
-  const serverNow = useCallback((local = Date.now() / 1000) => local + skew.current, []);
+  const serverNow = useCallback((local = Date.now() / 1000) => local + socket.serverSkew, []);
 
   if (!table) {
     return html`<${Page} title="Table">
