@@ -16,7 +16,7 @@ from app.accounts.endpoints import router as accounts_router
 from app.config import Settings
 from app.core.clock import Clock
 from app.core.errors import install_error_handlers
-from app.core.http import BodyLimitMiddleware, RequestContextMiddleware, SameOriginMiddleware
+from app.core.http import BodyLimitMiddleware, FiniteJsonMiddleware, RequestContextMiddleware, SameOriginMiddleware
 from app.friends.endpoints import router as friends_router
 from app.ledger.endpoints import router as ledger_router
 from app.ops import router as ops_router
@@ -40,6 +40,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     install_error_handlers(app)
 
     # Middleware: the last added is the outermost.
+    app.add_middleware(FiniteJsonMiddleware)
     app.add_middleware(SameOriginMiddleware, allowed_origins=settings.allowed_origins)
     if settings.allowed_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.allowed_origins, allow_credentials=True,

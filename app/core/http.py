@@ -1,7 +1,7 @@
 """The HTTP edge, as plain ASGI middleware: a request id and one log line per request, crashes turned into a bare
 500 (logged with the request id, never a trace to the client), a cap on request bodies enforced on the stream
-itself, and a same-origin check for state-changing requests (the session cookie is SameSite=Lax; this closes the
-rest of the cross-site door)."""
+itself, JSON bodies with non-finite numbers refused, and a same-origin check for state-changing requests (the
+session cookie is SameSite=Lax; this closes the rest of the cross-site door)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.errors import BodyTooLarge, error_body
+from app.core.finite_json import NonFiniteNumber, loads_finite
 from app.core.logging import request_id_var
 
 log = logging.getLogger("tablestakes.http")
@@ -121,6 +122,53 @@ class BodyLimitMiddleware:
             return message
 
         await self.app(scope, limited_receive, send)
+
+
+class FiniteJsonMiddleware:
+    """Inside the body cap: a JSON body holding NaN, Infinity or a number past a double's range (1e400) is refused
+    with 400 `malformed_json` before any endpoint sees it. Python's json module takes them, PostgreSQL's JSON columns
+    do not, and a browser cannot parse them when they come back (issue 14)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _is_json(_header(scope, b"content-type")):
+            await self.app(scope, receive, send)
+            return
+        messages: list[Message] = []
+        body = bytearray()
+        try:
+            while True:
+                message = await receive()
+                messages.append(message)
+                if message["type"] != "http.request":
+                    break
+                body += message.get("body", b"")
+                if not message.get("more_body", False):
+                    break
+        except BodyTooLarge as error:
+            await _send_json(send, 413, error_body("body_too_large", error.detail))
+            return
+        try:
+            loads_finite(bytes(body))
+        except NonFiniteNumber as refused:
+            await _send_json(send, 400, error_body("malformed_json", f"The request body is not valid JSON: {refused}"))
+            return
+        except (ValueError, RecursionError):
+            pass  # not JSON at all: the endpoint answers that, with the position where it broke
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return False
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
 
 
 def origin_allowed(origin: str, host: str | None, allowed_origins: Iterable[str]) -> bool:

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.core.errors import AppError
+from app.core.params import INT64_MAX
 from app.deps import CurrentUser, DbSession, RuntimeDep
 from app.ledger.schemas import HistoryItemOut, HistoryOut, WalletOut
 
@@ -30,7 +31,8 @@ async def history(auth: CurrentUser, session: DbSession, runtime: RuntimeDep,
                   limit: Annotated[int, Query(ge=1, le=200)] = 50) -> HistoryOut:
     before = None
     if cursor:
-        if not cursor.isdigit():
+        # ASCII digits only ("²".isdigit() is true), and an entry id: 64 bits at most.
+        if not (cursor.isascii() and cursor.isdigit()) or int(cursor) > INT64_MAX:
             raise InvalidCursor()
         before = int(cursor)
     account_id = await runtime.ledger.wallet_id(session, auth.user.id)

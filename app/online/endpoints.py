@@ -3,7 +3,7 @@ closing it leaves the queue and the match arrives as a notice; HTTP shows where 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, status
@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.service import Authenticated
 from app.core.errors import AppError, NotFound
+from app.core.params import GameName, LeagueDay, PageOffset, ShopItemName
 from app.core.security import SESSION_COOKIE
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.games.registry import UnknownGame, game_names, get_game
@@ -83,7 +84,7 @@ async def leave_matchmaking(request: Request, auth: BrieflyAuthenticated) -> dic
 class PurchaseIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    item: str = Field(description="booster (the gold booster) or vip (the VIP pass)")
+    item: ShopItemName
     request_id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                                    description="send the same id again to retry safely: it buys once")
 
@@ -130,10 +131,10 @@ async def leagues(runtime: RuntimeDep) -> dict[str, Any]:
 
 
 @router.get("/league/{game}")
-async def league_standings(game: str, request: Request, me: MaybeUser, session: DbSession, runtime: RuntimeDep,
-                           week: date | None = Query(default=None, description="any day of the week; default now"),
+async def league_standings(game: GameName, request: Request, me: MaybeUser, session: DbSession, runtime: RuntimeDep,
+                           week: LeagueDay | None = Query(default=None, description="any day of it; default now"),
                            limit: int = Query(default=50, ge=1, le=200),
-                           offset: int = Query(default=0, ge=0)) -> dict[str, Any]:
+                           offset: PageOffset = 0) -> dict[str, Any]:
     """One game's standings for a week (public), best first; `me` is my place when logged in."""
     game = check_league_game(game)
     monday = week_of(runtime.clock.now()) if week is None else week - timedelta(days=week.weekday())
@@ -142,7 +143,7 @@ async def league_standings(game: str, request: Request, me: MaybeUser, session: 
 
 
 @router.get("/league/{game}/weeks")
-async def league_weeks(game: str, request: Request, session: DbSession) -> dict[str, Any]:
+async def league_weeks(game: GameName, request: Request, session: DbSession) -> dict[str, Any]:
     """The weeks this game's league has standings for, newest first, and whether each is closed (paid)."""
     game = check_league_game(game)
     return {"game": game, "weeks": await online(request).league.weeks(session, game)}

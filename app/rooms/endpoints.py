@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, BackgroundTasks, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.params import BotLevel, DatabaseId, GameName, RoomId, SeatCount, SeatIndex, TurnSeconds, Username
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.rooms.models import Room
 from app.rooms.service import RoomService, invitation_out, room_out
@@ -18,22 +19,22 @@ router = APIRouter(prefix="/api", tags=["rooms"])
 class RoomIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str
-    seats: int = Field(ge=2, le=6)
-    options: dict[str, Any] = Field(default_factory=dict)
-    turn_seconds: float = Field(default=30.0, ge=5, le=600)
+    game: GameName
+    seats: SeatCount
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's table options")
+    turn_seconds: TurnSeconds = 30.0
 
 
 class InviteIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=1, max_length=40)
+    username: Username
 
 
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    level: str = "medium"
+    level: BotLevel = "medium"
 
 
 def rooms(request: Request) -> RoomService:
@@ -68,13 +69,13 @@ async def my_rooms(request: Request, auth: CurrentUser, session: DbSession) -> d
 
 
 @router.get("/rooms/{room_id}")
-async def get_room(room_id: str, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+async def get_room(room_id: RoomId, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     return await _out(service, session, await service.get_for(session, room_id, auth.user))
 
 
 @router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED)
-async def invite(room_id: str, body: InviteIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def invite(room_id: RoomId, body: InviteIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     invitation = await service.invite(session, room_id, auth.user, body.username)
@@ -88,8 +89,8 @@ async def invite(room_id: str, body: InviteIn, request: Request, background: Bac
 
 
 @router.delete("/rooms/{room_id}/invitations/{invitation_id}")
-async def cancel_invitation(room_id: str, invitation_id: int, request: Request, background: BackgroundTasks,
-                            auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+async def cancel_invitation(room_id: RoomId, invitation_id: DatabaseId, request: Request,
+                            background: BackgroundTasks, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     await service.cancel_invitation(session, room_id, auth.user, invitation_id)
     data = await _out(service, session, await service.get_for(session, room_id, auth.user))
@@ -104,7 +105,7 @@ async def inbox(request: Request, auth: CurrentUser, session: DbSession) -> dict
 
 
 @router.post("/invitations/{invitation_id}/accept")
-async def accept(invitation_id: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def accept(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.accept(session, auth.user, invitation_id)
@@ -114,7 +115,7 @@ async def accept(invitation_id: int, request: Request, background: BackgroundTas
 
 
 @router.post("/invitations/{invitation_id}/decline")
-async def decline(invitation_id: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def decline(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.decline(session, auth.user, invitation_id)
@@ -124,7 +125,7 @@ async def decline(invitation_id: int, request: Request, background: BackgroundTa
 
 
 @router.post("/rooms/{room_id}/bots")
-async def add_bot(room_id: str, body: BotIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def add_bot(room_id: RoomId, body: BotIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.add_bot(session, room_id, auth.user, check_bot_level(body.level))
@@ -134,8 +135,8 @@ async def add_bot(room_id: str, body: BotIn, request: Request, background: Backg
 
 
 @router.delete("/rooms/{room_id}/seats/{seat}")
-async def remove_seat(room_id: str, seat: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
-                      session: DbSession) -> dict[str, Any]:
+async def remove_seat(room_id: RoomId, seat: SeatIndex, request: Request, background: BackgroundTasks,
+                      auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room, guest = await service.remove_seat(session, room_id, auth.user, seat)
     data = await _out(service, session, room)
@@ -144,7 +145,7 @@ async def remove_seat(room_id: str, seat: int, request: Request, background: Bac
 
 
 @router.post("/rooms/{room_id}/leave")
-async def leave_room(room_id: str, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def leave_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.leave(session, room_id, auth.user)
@@ -154,7 +155,7 @@ async def leave_room(room_id: str, request: Request, background: BackgroundTasks
 
 
 @router.delete("/rooms/{room_id}")
-async def close_room(room_id: str, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def close_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.close(session, room_id, auth.user)
@@ -164,7 +165,8 @@ async def close_room(room_id: str, request: Request, background: BackgroundTasks
 
 
 @router.post("/rooms/{room_id}/start")
-async def start_room(room_id: str, request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep) -> dict[str, Any]:
+async def start_room(room_id: RoomId, request: Request, auth: BrieflyAuthenticated,
+                     runtime: RuntimeDep) -> dict[str, Any]:
     """Start the game with the seats taken (empty seats are dropped). Everyone seated is told the table's id."""
     service = rooms(request)
     manager = realtime(request).tables

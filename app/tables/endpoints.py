@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from app.core.errors import AppError, NotFound
+from app.core.params import BOT_LEVELS, BotLevel, GameId, GameName, SeatCount, TurnSeconds
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession
 from app.games.base import IllegalAction
 from app.games.registry import UnknownGame, game_names, get_game
@@ -17,17 +18,14 @@ from app.tables.models import GameRecord, GameRecordPlayer
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
-BOT_LEVELS = ("easy", "medium", "hard")
-
-
 class VsBotsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="pika, stakes, kapern or piker")
-    seats: int = Field(ge=2, le=6, description="how many seats, yours included")
-    bot_level: str = Field(default="medium", description="easy, medium or hard")
+    game: GameName
+    seats: SeatCount
+    bot_level: BotLevel = "medium"
     options: dict[str, Any] = Field(default_factory=dict, description="the game's table options")
-    turn_seconds: float = Field(default=30.0, ge=5, le=600, description="turn timer; a bot plays when it runs out")
+    turn_seconds: TurnSeconds = 30.0
 
 
 class TableOut(BaseModel):
@@ -101,7 +99,7 @@ async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, A
 
 @router.get("/games/history")
 async def my_past_games(auth: CurrentUser, session: DbSession,
-                        before: str | None = Query(default=None, description="cursor from the previous page"),
+                        before: GameId | None = Query(default=None, description="cursor from the previous page"),
                         limit: int = Query(default=20, ge=1, le=100)) -> dict[str, Any]:
     """My finished games, newest first."""
     query = (
@@ -139,7 +137,7 @@ async def my_past_games(auth: CurrentUser, session: DbSession,
 
 
 @router.get("/games/{game_id}")
-async def game_record(game_id: str, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+async def game_record(game_id: GameId, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     """One finished game I played: seats, placings, scores and rewards (the results screen)."""
     record = await session.get(GameRecord, game_id)
     if record is None or await session.get(GameRecordPlayer, (game_id, auth.user.id)) is None:
