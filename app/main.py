@@ -16,7 +16,8 @@ from app.accounts.endpoints import router as accounts_router
 from app.config import Settings
 from app.core.clock import Clock
 from app.core.errors import install_error_handlers
-from app.core.http import BodyLimitMiddleware, FiniteJsonMiddleware, RequestContextMiddleware, SameOriginMiddleware
+from app.core.http import (BodyLimitMiddleware, FiniteJsonMiddleware, RequestContextMiddleware,
+                           SameOriginMiddleware, SecurityHeadersMiddleware, page_policy)
 from app.friends.endpoints import router as friends_router
 from app.ledger.endpoints import router as ledger_router
 from app.ops import router as ops_router
@@ -47,6 +48,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
                            allow_methods=["GET", "POST", "PUT", "DELETE"], allow_headers=["Content-Type"])
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware, page_policy=page_policy(settings.static_dir / "index.html"))
 
     app.include_router(ops_router)
     app.include_router(accounts_router)
