@@ -56,3 +56,11 @@ async def get_current_user_briefly(request: Request, runtime: RuntimeDep) -> Aut
 
 
 BrieflyAuthenticated = Annotated[Authenticated, Depends(get_current_user_briefly)]
+
+
+def get_client_address(request: Request) -> str | None:
+    """The client's address (uvicorn resolves X-Forwarded-For from the proxies in FORWARDED_ALLOW_IPS)."""
+    return request.client.host if request.client else None
+
+
+ClientAddress = Annotated[str | None, Depends(get_client_address)]

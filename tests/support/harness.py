@@ -49,8 +49,10 @@ class Harness:
     client: httpx.AsyncClient  # anonymous
     _clients: list[httpx.AsyncClient] = field(default_factory=list)
 
-    def new_client(self, *, base_url: str = BASE_URL, **kwargs: object) -> httpx.AsyncClient:
-        transport = httpx.ASGITransport(app=self.app, raise_app_exceptions=False, client=("127.0.0.1", 40000))
+    def new_client(self, *, base_url: str = BASE_URL, address: str = "127.0.0.1", **kwargs: object
+                   ) -> httpx.AsyncClient:
+        """A client at `address` (what the app sees as the client's address: rate limits count by it)."""
+        transport = httpx.ASGITransport(app=self.app, raise_app_exceptions=False, client=(address, 40000))
         client = httpx.AsyncClient(transport=transport, base_url=base_url, **kwargs)  # type: ignore[arg-type]
         self._clients.append(client)
         return client
