@@ -71,6 +71,7 @@ class Settings(BaseSettings):
     payouts: dict[int, list[int]] = Field(default_factory=_default_payouts)
     friends_prize_ratio: float = 0.5  # friends tables pay the winner half the online first prize
     stakes: list[int] = Field(default_factory=lambda: [100, 250, 500, 1000])
+    staked_min_level: int = 2  # staked tables move coins between players: not for accounts that never played
     xp_by_place: list[int] = Field(default_factory=lambda: [30, 20, 15, 10, 10])
     xp_for_finishing: int = 10
     level_xp_step: int = 50  # level L is reached at step * L * (L - 1) XP

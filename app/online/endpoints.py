@@ -63,6 +63,7 @@ async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runti
         "options": {
             "modes": ["online", "staked"],
             "stakes": list(settings.stakes),
+            "staked_min_level": settings.staked_min_level,
             "online_fill_seconds": settings.online_fill_seconds,
             "staked_fill_seconds": settings.staked_fill_seconds,
             "queue_grace_seconds": settings.queue_grace_seconds,

@@ -19,7 +19,9 @@ from functools import cache
 import httpx
 from argon2 import PasswordHasher, Type
 from fastapi import FastAPI
+from sqlalchemy import update
 
+from app.accounts.levels import xp_for_level
 from app.accounts.models import User
 from app.config import Settings
 from app.core.clock import ManualClock
@@ -76,6 +78,16 @@ class Harness:
     async def close(self) -> None:
         for client in self._clients:
             await client.aclose()
+
+
+async def reach_staked_level(runtime: Runtime, user_id: int) -> None:
+    """Give an account the XP that opens staked tables (STAKED_MIN_LEVEL), as finishing that many online or friends
+    games would: the rule against throwaway accounts (app/online/matchmaking.py) applies to tests' players too."""
+    settings = runtime.settings
+    async with runtime.transaction() as session:
+        await session.execute(update(User).where(User.id == user_id, User.xp < xp_for_level(
+            settings.staked_min_level, settings.level_xp_step)).values(
+            xp=xp_for_level(settings.staked_min_level, settings.level_xp_step)))
 
 
 async def wipe(runtime: Runtime) -> None:
