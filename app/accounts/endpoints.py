@@ -9,7 +9,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.levels import xp_for_level
 from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
-from app.accounts.service import Profile
+from app.accounts.service import InvalidCredentials, Profile, UsernameTaken
+from app.core.errors import TooManyRequests
+from app.core.openapi import errors
 from app.core.security import SESSION_COOKIE
 from app.deps import ClientAddress, CurrentUser, DbSession, RuntimeDep
 from app.runtime import Runtime
@@ -17,7 +19,8 @@ from app.runtime import Runtime
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
-@router.post("/auth/register", status_code=status.HTTP_201_CREATED, response_model=MeOut)
+@router.post("/auth/register", status_code=status.HTTP_201_CREATED, response_model=MeOut,
+             responses=errors(UsernameTaken, TooManyRequests))
 async def register(body: RegisterIn, request: Request, response: Response, session: DbSession,
                    runtime: RuntimeDep, address: ClientAddress) -> MeOut:
     user, token = await runtime.accounts.register(session, body.username, body.password, address)
@@ -25,7 +28,7 @@ async def register(body: RegisterIn, request: Request, response: Response, sessi
     return _me(await runtime.accounts.profile(session, user), runtime)
 
 
-@router.post("/auth/login", response_model=MeOut)
+@router.post("/auth/login", response_model=MeOut, responses=errors(InvalidCredentials, TooManyRequests))
 async def login(body: LoginIn, request: Request, response: Response, session: DbSession,
                 runtime: RuntimeDep, address: ClientAddress) -> MeOut:
     user, token = await runtime.accounts.login(session, body.username, body.password, address)

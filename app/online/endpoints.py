@@ -11,13 +11,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.service import Authenticated
 from app.core.errors import AppError, NotFound
+from app.core.openapi import errors
 from app.core.params import GameName, LeagueDay, PageOffset, ShopItemName
 from app.core.security import SESSION_COOKIE
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.games.registry import UnknownGame, game_names, get_game
 from app.online.league import week_bounds, week_of
 from app.online.service import OnlinePlay
-from app.online.shop import boost_out
+from app.ledger.service import IdempotencyKeyReused, InsufficientFunds
+from app.online.shop import BoosterActive, UnknownItem, boost_out
 
 router = APIRouter(prefix="/api", tags=["online"])
 
@@ -102,7 +104,8 @@ async def shop(request: Request, auth: CurrentUser, session: DbSession, runtime:
     }
 
 
-@router.post("/shop/purchases", status_code=status.HTTP_201_CREATED)
+@router.post("/shop/purchases", status_code=status.HTTP_201_CREATED,
+             responses=errors(UnknownItem, InsufficientFunds, BoosterActive, IdempotencyKeyReused))
 async def buy(body: PurchaseIn, request: Request, auth: CurrentUser, session: DbSession,
               runtime: RuntimeDep) -> dict[str, Any]:
     """Buy the gold booster (starts now, one hour) or the VIP pass (30 days, extended if bought again)."""
@@ -131,7 +134,7 @@ async def leagues(runtime: RuntimeDep) -> dict[str, Any]:
     }
 
 
-@router.get("/league/{game}")
+@router.get("/league/{game}", responses=errors((404, "unknown_game")))
 async def league_standings(game: GameName, request: Request, me: MaybeUser, session: DbSession, runtime: RuntimeDep,
                            week: LeagueDay | None = Query(default=None, description="any day of it; default now"),
                            limit: int = Query(default=50, ge=1, le=200),
@@ -143,7 +146,7 @@ async def league_standings(game: GameName, request: Request, me: MaybeUser, sess
                                                   user_id=me.user.id if me else None)
 
 
-@router.get("/league/{game}/weeks")
+@router.get("/league/{game}/weeks", responses=errors((404, "unknown_game")))
 async def league_weeks(game: GameName, request: Request, session: DbSession) -> dict[str, Any]:
     """The weeks this game's league has standings for, newest first, and whether each is closed (paid)."""
     game = check_league_game(game)

@@ -8,10 +8,13 @@ from fastapi import APIRouter, BackgroundTasks, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.core.params import BotLevel, DatabaseId, GameName, RoomId, SeatCount, SeatIndex, TurnSeconds, Username
+from app.accounts.service import UnknownUser
+from app.core.openapi import errors
+from app.rooms.service import InvitationNotFound, NotHost, RoomFull, RoomNotFound, RoomNotOpen
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.rooms.models import Room
 from app.rooms.service import RoomService, invitation_out, room_out
-from app.tables.endpoints import check_bot_level, check_game, realtime
+from app.tables.endpoints import GAME_SETUP_ERRORS, check_bot_level, check_game, realtime
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -54,7 +57,7 @@ def _notify_room(request: Request, room_data: dict[str, Any], event: str, extra_
         hub.send_to_user(user_id, {"type": "room", "data": {"event": event, "room": room_data}})
 
 
-@router.post("/rooms", status_code=status.HTTP_201_CREATED)
+@router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=errors(*GAME_SETUP_ERRORS))
 async def create_room(body: RoomIn, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     options = check_game(body.game, body.seats, body.options)
     service = rooms(request)
@@ -68,13 +71,15 @@ async def my_rooms(request: Request, auth: CurrentUser, session: DbSession) -> d
     return {"rooms": [await _out(service, session, room) for room in await service.mine(session, auth.user)]}
 
 
-@router.get("/rooms/{room_id}")
+@router.get("/rooms/{room_id}", responses=errors(RoomNotFound))
 async def get_room(room_id: RoomId, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     return await _out(service, session, await service.get_for(session, room_id, auth.user))
 
 
-@router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED)
+@router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED, responses=errors(
+    RoomNotFound, NotHost, RoomNotOpen, UnknownUser, (400, "cannot_invite_yourself"), (409, "already_seated"),
+    (403, "blocked"), (409, "already_invited")))
 async def invite(room_id: RoomId, body: InviteIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -88,7 +93,8 @@ async def invite(room_id: RoomId, body: InviteIn, request: Request, background: 
     return notice
 
 
-@router.delete("/rooms/{room_id}/invitations/{invitation_id}")
+@router.delete("/rooms/{room_id}/invitations/{invitation_id}",
+               responses=errors(RoomNotFound, NotHost, RoomNotOpen, InvitationNotFound))
 async def cancel_invitation(room_id: RoomId, invitation_id: DatabaseId, request: Request,
                             background: BackgroundTasks, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -104,7 +110,7 @@ async def inbox(request: Request, auth: CurrentUser, session: DbSession) -> dict
     return {"invitations": await rooms(request).inbox(session, auth.user)}
 
 
-@router.post("/invitations/{invitation_id}/accept")
+@router.post("/invitations/{invitation_id}/accept", responses=errors(InvitationNotFound, RoomNotOpen, RoomFull))
 async def accept(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -114,7 +120,7 @@ async def accept(invitation_id: DatabaseId, request: Request, background: Backgr
     return data
 
 
-@router.post("/invitations/{invitation_id}/decline")
+@router.post("/invitations/{invitation_id}/decline", responses=errors(InvitationNotFound))
 async def decline(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -124,7 +130,8 @@ async def decline(invitation_id: DatabaseId, request: Request, background: Backg
     return {"declined": invitation_id}
 
 
-@router.post("/rooms/{room_id}/bots")
+@router.post("/rooms/{room_id}/bots",
+             responses=errors(RoomNotFound, NotHost, RoomNotOpen, RoomFull, (422, "unknown_bot_level")))
 async def add_bot(room_id: RoomId, body: BotIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -134,7 +141,8 @@ async def add_bot(room_id: RoomId, body: BotIn, request: Request, background: Ba
     return data
 
 
-@router.delete("/rooms/{room_id}/seats/{seat}")
+@router.delete("/rooms/{room_id}/seats/{seat}",
+               responses=errors(RoomNotFound, NotHost, RoomNotOpen, (422, "seat_empty"), (400, "host_seat")))
 async def remove_seat(room_id: RoomId, seat: SeatIndex, request: Request, background: BackgroundTasks,
                       auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -144,7 +152,7 @@ async def remove_seat(room_id: RoomId, seat: SeatIndex, request: Request, backgr
     return data
 
 
-@router.post("/rooms/{room_id}/leave")
+@router.post("/rooms/{room_id}/leave", responses=errors(RoomNotFound, RoomNotOpen, (400, "host_seat")))
 async def leave_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -154,7 +162,7 @@ async def leave_room(room_id: RoomId, request: Request, background: BackgroundTa
     return {"left": room_id}
 
 
-@router.delete("/rooms/{room_id}")
+@router.delete("/rooms/{room_id}", responses=errors(RoomNotFound, NotHost, RoomNotOpen))
 async def close_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
@@ -164,7 +172,8 @@ async def close_room(room_id: RoomId, request: Request, background: BackgroundTa
     return data
 
 
-@router.post("/rooms/{room_id}/start")
+@router.post("/rooms/{room_id}/start", responses=errors(RoomNotFound, NotHost, RoomNotOpen,
+                                                         (400, "not_enough_players"), *GAME_SETUP_ERRORS))
 async def start_room(room_id: RoomId, request: Request, auth: BrieflyAuthenticated,
                      runtime: RuntimeDep) -> dict[str, Any]:
     """Start the game with the seats taken (empty seats are dropped). Everyone seated is told the table's id."""

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from app.core.errors import AppError, NotFound
+from app.core.openapi import errors
 from app.core.params import BOT_LEVELS, BotLevel, GameId, GameName, SeatCount, TurnSeconds
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession
 from app.games.base import IllegalAction
@@ -35,6 +36,10 @@ class TableOut(BaseModel):
     status: str
     seat: int | None
     version: int
+
+
+# What check_game refuses: the game's name, then its own option checks (app/games/base.py, each game's options).
+GAME_SETUP_ERRORS = ((422, "unknown_game"), (422, "bad_seat_count"), (422, "unknown_option"), (422, "bad_option"))
 
 
 def realtime(request: Request) -> Any:
@@ -72,7 +77,8 @@ async def list_games() -> dict[str, Any]:
     return {"games": games}
 
 
-@router.post("/tables", status_code=status.HTTP_201_CREATED, response_model=TableOut)
+@router.post("/tables", status_code=status.HTTP_201_CREATED, response_model=TableOut,
+             responses=errors(*GAME_SETUP_ERRORS, (422, "unknown_bot_level")))
 async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAuthenticated) -> TableOut:
     """A practice table: you and bots, created at once; nothing is paid."""
     options = check_game(body.game, body.seats, body.options)
@@ -97,7 +103,7 @@ async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, A
     ]}
 
 
-@router.get("/games/history")
+@router.get("/games/history", responses=errors((422, "bad_cursor")))
 async def my_past_games(auth: CurrentUser, session: DbSession,
                         before: GameId | None = Query(default=None, description="cursor from the previous page"),
                         limit: int = Query(default=20, ge=1, le=100)) -> dict[str, Any]:
@@ -136,7 +142,7 @@ async def my_past_games(auth: CurrentUser, session: DbSession,
     return {"games": items, "next_cursor": items[-1]["id"] if len(rows) > limit else None}
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", responses=errors((404, "no_such_game")))
 async def game_record(game_id: GameId, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     """One finished game I played: seats, placings, scores and rewards (the results screen)."""
     record = await session.get(GameRecord, game_id)
