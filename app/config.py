@@ -53,15 +53,25 @@ class Settings(BaseSettings):
     argon2_memory_kib: int = ARGON2_MIN_MEMORY_KIB
     argon2_time_cost: int = ARGON2_MIN_TIME_COST
     argon2_parallelism: int = 1
+    # Login throttling (OWASP): failures are counted per username and client address, so an attacker elsewhere
+    # never locks the owner out; per address, against one address trying many names; and per username from
+    # everywhere, past which only addresses that logged in to that account before may still try.
     login_rate_window_seconds: int = 300
-    login_rate_per_username: int = 10  # failed logins per username per window
-    login_rate_per_address: int = 50  # login attempts per client address per window
+    login_failures_per_username_and_address: int = 5
+    login_failures_per_address: int = 50
+    login_failures_per_username: int = 100
+    login_known_address_days: int = 30  # an address that logged in to an account is known to it this long
+    # Sign-ups (each mints START_BALANCE coins): per client address and for the whole site, per window.
+    signup_rate_window_seconds: int = 3600
+    signup_rate_per_address: int = 5
+    signup_rate_overall: int = 200
 
     # --- coins, XP, league (platform.md defaults) ------------------------------------------------------------
     start_balance: int = 1000
     payouts: dict[int, list[int]] = Field(default_factory=_default_payouts)
     friends_prize_ratio: float = 0.5  # friends tables pay the winner half the online first prize
     stakes: list[int] = Field(default_factory=lambda: [100, 250, 500, 1000])
+    staked_min_level: int = 2  # staked tables move coins between players: not for accounts that never played
     xp_by_place: list[int] = Field(default_factory=lambda: [30, 20, 15, 10, 10])
     xp_for_finishing: int = 10
     level_xp_step: int = 50  # level L is reached at step * L * (L - 1) XP

@@ -22,9 +22,14 @@ def get_runtime(request: Request) -> Runtime:
     return request.app.state.runtime
 
 
+READ_METHODS = {"GET", "HEAD"}
+
+
 async def get_db_session(request: Request) -> AsyncIterator[AsyncSession]:
     runtime: Runtime = request.app.state.runtime
-    async with runtime.sessionmaker() as session:
+    # A GET only reads: on SQLite its transaction then takes no write lock and never queues behind writers.
+    sessions = runtime.reader if request.method in READ_METHODS else runtime.sessionmaker
+    async with sessions() as session:
         try:
             yield session
         except BaseException:
@@ -51,8 +56,16 @@ async def get_current_user_briefly(request: Request, runtime: RuntimeDep) -> Aut
     For endpoints that open their own transactions (creating a table snapshots it): on SQLite every transaction
     takes the write lock at its start, so holding the request's session open meanwhile would block them.
     """
-    async with runtime.sessionmaker() as session:
+    async with runtime.reader() as session:
         return await runtime.accounts.authenticate(session, request.cookies.get(SESSION_COOKIE))
 
 
 BrieflyAuthenticated = Annotated[Authenticated, Depends(get_current_user_briefly)]
+
+
+def get_client_address(request: Request) -> str | None:
+    """The client's address (uvicorn resolves X-Forwarded-For from the proxies in FORWARDED_ALLOW_IPS)."""
+    return request.client.host if request.client else None
+
+
+ClientAddress = Annotated[str | None, Depends(get_client_address)]

@@ -14,9 +14,12 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.accounts.endpoints import router as accounts_router
 from app.config import Settings
+from app.deps import get_current_user, get_current_user_briefly
 from app.core.clock import Clock
 from app.core.errors import install_error_handlers
-from app.core.http import BodyLimitMiddleware, RequestContextMiddleware, SameOriginMiddleware
+from app.core.openapi import install_openapi
+from app.core.http import (BodyLimitMiddleware, FiniteJsonMiddleware, RequestContextMiddleware,
+                           SameOriginMiddleware, SecurityHeadersMiddleware, page_policy)
 from app.friends.endpoints import router as friends_router
 from app.ledger.endpoints import router as ledger_router
 from app.ops import router as ops_router
@@ -40,12 +43,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     install_error_handlers(app)
 
     # Middleware: the last added is the outermost.
+    app.add_middleware(FiniteJsonMiddleware)
     app.add_middleware(SameOriginMiddleware, allowed_origins=settings.allowed_origins)
     if settings.allowed_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.allowed_origins, allow_credentials=True,
                            allow_methods=["GET", "POST", "PUT", "DELETE"], allow_headers=["Content-Type"])
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware, page_policy=page_policy(settings.static_dir / "index.html"))
 
     app.include_router(ops_router)
     app.include_router(accounts_router)
@@ -54,6 +59,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     install_routes(app)  # tables, rooms, invitations, games and the /ws socket
 
     _mount_client(app, settings)
+    install_openapi(app, session_dependencies=[get_current_user, get_current_user_briefly])
     return app
 
 

@@ -18,7 +18,7 @@ from app.accounts.service import AccountService
 from app.config import Settings
 from app.core import migrations
 from app.core.clock import Clock, SystemClock
-from app.core.db import create_engine, create_sessionmaker
+from app.core.db import create_engine, create_reader, create_sessionmaker
 from app.core.ratelimit import RateLimiter
 from app.core.redis import close_redis, create_redis
 from app.core.security import PasswordHashing
@@ -32,6 +32,7 @@ class Runtime:
     clock: Clock
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
+    reader: async_sessionmaker[AsyncSession]  # sessions that only read (on SQLite: no write lock, no waiting)
     redis: Any
     secret_key: str
     limiter: RateLimiter
@@ -59,9 +60,11 @@ async def open_runtime(settings: Settings, clock: Clock | None = None, *, migrat
         ledger = LedgerService(clock)
         passwords = PasswordHashing(settings.argon2_memory_kib, settings.argon2_time_cost,
                                     settings.argon2_parallelism)
-        accounts = AccountService(settings, clock, ledger, passwords, limiter, sessionmaker)
+        reader = create_reader(engine)
+        accounts = AccountService(settings, clock, ledger, passwords, limiter, sessionmaker, reader)
         friends = FriendService(clock, accounts)
-        yield Runtime(settings=settings, clock=clock, engine=engine, sessionmaker=sessionmaker, redis=redis,
+        yield Runtime(settings=settings, clock=clock, engine=engine, sessionmaker=sessionmaker, reader=reader,
+                      redis=redis,
                       secret_key=settings.resolved_secret_key(), limiter=limiter, ledger=ledger,
                       accounts=accounts, friends=friends)
     finally:

@@ -40,7 +40,9 @@ PASSWORD = "bench password"
 
 def settings_for_bench(scratch: Path) -> Settings:
     # data_dir is always the scratch folder: the bench writes nothing into ./data (an unset SECRET_KEY lands there).
-    overrides: dict[str, object] = {"login_rate_per_username": 10**9, "login_rate_per_address": 10**9,
+    overrides: dict[str, object] = {"login_failures_per_username_and_address": 10**9,
+                                    "login_failures_per_address": 10**9, "login_failures_per_username": 10**9,
+                                    "signup_rate_per_address": 10**9, "signup_rate_overall": 10**9,
                                     "data_dir": scratch}
     if not os.environ.get("DATABASE_URL"):
         overrides["database_url"] = ""

@@ -9,26 +9,28 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.levels import xp_for_level
 from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
-from app.accounts.service import Profile
+from app.accounts.service import InvalidCredentials, Profile, UsernameTaken
+from app.core.errors import TooManyRequests
+from app.core.openapi import errors
 from app.core.security import SESSION_COOKIE
-from app.deps import CurrentUser, DbSession, RuntimeDep
+from app.deps import ClientAddress, CurrentUser, DbSession, RuntimeDep
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
-@router.post("/auth/register", status_code=status.HTTP_201_CREATED, response_model=MeOut)
+@router.post("/auth/register", status_code=status.HTTP_201_CREATED, response_model=MeOut,
+             responses=errors(UsernameTaken, TooManyRequests))
 async def register(body: RegisterIn, request: Request, response: Response, session: DbSession,
-                   runtime: RuntimeDep) -> MeOut:
-    user, token = await runtime.accounts.register(session, body.username, body.password)
+                   runtime: RuntimeDep, address: ClientAddress) -> MeOut:
+    user, token = await runtime.accounts.register(session, body.username, body.password, address)
     _set_session_cookie(response, request, runtime, token)
     return _me(await runtime.accounts.profile(session, user), runtime)
 
 
-@router.post("/auth/login", response_model=MeOut)
+@router.post("/auth/login", response_model=MeOut, responses=errors(InvalidCredentials, TooManyRequests))
 async def login(body: LoginIn, request: Request, response: Response, session: DbSession,
-                runtime: RuntimeDep) -> MeOut:
-    address = request.client.host if request.client else None
+                runtime: RuntimeDep, address: ClientAddress) -> MeOut:
     user, token = await runtime.accounts.login(session, body.username, body.password, address)
     _set_session_cookie(response, request, runtime, token)
     return _me(await runtime.accounts.profile(session, user), runtime,

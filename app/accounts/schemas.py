@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 # platform.md: 3-20 characters, letters, digits, `_` and `-`, compared case-insensitively.
 # ASCII letters only: case-folding and look-alike characters make "the same name" ambiguous beyond ASCII.
@@ -32,16 +33,18 @@ def check_password(value: str) -> str:
     return value
 
 
+# A username wherever one is sent (registering, logging in, naming a friend or an invitee): no name outside the rule
+# can have an account, so such a name is refused before any lookup (PostgreSQL, for one, fails on a NUL byte).
+Username = Annotated[str, AfterValidator(check_username),
+                     WithJsonSchema({"type": "string", "pattern": USERNAME_PATTERN.pattern, "minLength": 3,
+                                     "maxLength": 20, "description": USERNAME_RULE + " (any case)"})]
+
+
 class RegisterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(examples=["Ada_99"])
+    username: Username = Field(examples=["Ada_99"])
     password: str = Field(examples=["correct horse"])
-
-    @field_validator("username")
-    @classmethod
-    def _username_rule(cls, value: str) -> str:
-        return check_username(value)
 
     @field_validator("password")
     @classmethod
@@ -52,7 +55,7 @@ class RegisterIn(BaseModel):
 class LoginIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(max_length=64)
+    username: Username = Field(examples=["ada_99"])
     password: str = Field(max_length=PASSWORD_MAX)
 
 

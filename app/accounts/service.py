@@ -4,6 +4,16 @@ Sessions are opaque random tokens; only their SHA-256 is stored, so a database l
 `authenticate(session, token)` is the one check of a token, used by the HTTP dependency and the WebSocket gateway.
 Password hashing (argon2id, ~30 ms) always runs in a worker thread and never while a database transaction is open:
 on SQLite every transaction holds the write lock (BEGIN IMMEDIATE), so a hash inside one would stall every writer.
+
+Limits (Redis fixed windows, counted by client address: app/core/ratelimit.py `address_key`):
+- Sign-ups, each of which mints START_BALANCE coins: SIGNUP_RATE_PER_ADDRESS per address and SIGNUP_RATE_OVERALL for
+  the whole site per SIGNUP_RATE_WINDOW_SECONDS. A sign-up that fails (a taken name) gives its slot back.
+- Logins, as OWASP advises against brute force without handing attackers a lockout weapon: failures are counted per
+  username *and* address (the attacker's address waits; the owner's does not), per address (one address trying
+  many names), and per username from everywhere: past that, only addresses that logged in to the account within
+  LOGIN_KNOWN_ADDRESS_DAYS may still try, so a guess spread over many addresses stops while the owner at a known
+  address still gets in. Every attempt is counted before its password is checked (atomically, so a burst of
+  parallel guesses cannot all slip under a limit) and a successful one is taken back.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from app.accounts.schemas import check_password, check_username, username_key
 from app.config import Settings
 from app.core.clock import Clock
 from app.core.errors import AppError, Conflict, NotFound, TooManyRequests, Unauthorized
-from app.core.ratelimit import RateLimiter
+from app.core.ratelimit import RateLimiter, address_key
 from app.core.security import PasswordHashing, hash_session_token, new_session_token
 from app.ledger.service import LedgerService
 
@@ -62,6 +72,10 @@ class InvalidAccountInput(AppError):
     code = "validation_error"
 
 
+def _known_address(key: str, address: str) -> str:
+    return f"login:known:{key}:{address}"
+
+
 @dataclass(frozen=True)
 class Authenticated:
     user: User
@@ -79,28 +93,53 @@ class Profile:
 
 class AccountService:
     def __init__(self, settings: Settings, clock: Clock, ledger: LedgerService, passwords: PasswordHashing,
-                 limiter: RateLimiter, sessionmaker: async_sessionmaker[AsyncSession]):
+                 limiter: RateLimiter, sessionmaker: async_sessionmaker[AsyncSession],
+                 reader: async_sessionmaker[AsyncSession] | None = None):
         self.settings = settings
         self.clock = clock
         self.ledger = ledger
         self.passwords = passwords
         self.limiter = limiter
         self.sessionmaker = sessionmaker
+        self.reader = reader or sessionmaker
         # Told (user id, session id or None for all of the user's) when sessions end, to close their sockets at once.
         self.session_end_listeners: list[Callable[[int, int | None], None]] = []
 
     # --- registering ---------------------------------------------------------------------------------------
 
-    async def register(self, session: AsyncSession, username: str, password: str) -> tuple[User, str]:
+    async def register(self, session: AsyncSession, username: str, password: str,
+                       client_address: str | None = None) -> tuple[User, str]:
         """A new user with their wallet and welcome coins, logged in: returns the user and a session token."""
         try:
             check_username(username)
             check_password(password)
         except ValueError as error:
             raise InvalidAccountInput(str(error)) from None
-        password_hash = await self.passwords.hash(password)  # before any transaction opens
-        user = await self.create_user(session, username, password_hash)
+        counted = await self._count_signup(client_address)
+        try:
+            password_hash = await self.passwords.hash(password)  # before any transaction opens
+            user = await self.create_user(session, username, password_hash)
+        except BaseException:
+            for name in counted:  # a sign-up that made no account does not count
+                await self.limiter.undo(name)
+            raise
+        await self._remember_address(user, client_address)
         return user, await self.start_session(session, user.id)
+
+    async def _count_signup(self, client_address: str | None) -> list[str]:
+        """Counts one sign-up against the address's and the site's limits (429 past either); returns the counters."""
+        window = self.settings.signup_rate_window_seconds
+        by_address = f"signup:addr:{address_key(client_address)}"
+        hits = await self.limiter.hit(by_address, window)
+        if hits.count > self.settings.signup_rate_per_address:
+            await self.limiter.undo(by_address)
+            raise TooManyRequests(hits.retry_after, "Too many new accounts from this address; try again later.")
+        overall = await self.limiter.hit("signup:all", window)
+        if overall.count > self.settings.signup_rate_overall:
+            await self.limiter.undo("signup:all")
+            await self.limiter.undo(by_address)
+            raise TooManyRequests(overall.retry_after, "Too many new accounts right now; try again later.")
+        return [by_address, "signup:all"]
 
     async def create_user(self, session: AsyncSession, username: str, password_hash: str) -> User:
         """The user row, their wallet and the welcome coins (an entry like any other). No hashing here: tests, the
@@ -125,25 +164,45 @@ class AccountService:
     async def login(self, session: AsyncSession, username: str, password: str, client_address: str | None
                     ) -> tuple[User, str]:
         key = username_key(username)
-        window = self.settings.login_rate_window_seconds
-        address_hits = await self.limiter.hit(f"login:addr:{client_address or 'unknown'}", window)
-        if address_hits.count > self.settings.login_rate_per_address:
-            raise TooManyRequests(address_hits.retry_after, "Too many login attempts from this address; wait.")
-        failures = await self.limiter.peek(f"login:user:{key}")
-        if failures.count >= self.settings.login_rate_per_username:
-            raise TooManyRequests(failures.retry_after, "Too many failed logins for this username; wait.")
+        address = address_key(client_address)
+        settings = self.settings
+        window = settings.login_rate_window_seconds
+        by_pair, by_address, by_username = f"login:pair:{key}:{address}", f"login:addr:{address}", f"login:user:{key}"
+        known = _known_address(key, address)
 
-        async with self.sessionmaker() as lookup:  # a short read, closed before the slow verify
+        pair = await self.limiter.hit(by_pair, window)
+        if pair.count > settings.login_failures_per_username_and_address:
+            raise TooManyRequests(pair.retry_after, "Too many failed logins for this username from here; wait.")
+        from_address = await self.limiter.hit(by_address, window)
+        if from_address.count > settings.login_failures_per_address:
+            await self.limiter.undo(by_pair)
+            raise TooManyRequests(from_address.retry_after, "Too many failed logins from this address; wait.")
+        everywhere = await self.limiter.peek(by_username)
+        if everywhere.count >= settings.login_failures_per_username and not await self.limiter.remembers(known):
+            await self.limiter.undo(by_pair)
+            await self.limiter.undo(by_address)
+            raise TooManyRequests(everywhere.retry_after, "This account has had too many failed logins; log in from "
+                                  "a device you have used before, or wait.")
+        await self.limiter.hit(by_username, window)
+
+        async with self.reader() as lookup:  # a short read, closed before the slow verify
             user = await repo.user_by_key(lookup, key)
             stored_hash = user.password_hash if user is not None else None
         matches = await self.passwords.verify(stored_hash, password)  # verifies a decoy when the name is unknown
         if user is None or not matches:
-            await self.limiter.hit(f"login:user:{key}", window)
-            raise InvalidCredentials()
-        await self.limiter.reset(f"login:user:{key}")
+            raise InvalidCredentials()  # the attempt stays counted: a failure
+        await self.limiter.reset(by_pair)
+        await self.limiter.undo(by_address)
+        await self.limiter.undo(by_username)
+        await self._remember_address(user, client_address)
         if stored_hash and self.passwords.needs_rehash(stored_hash):
             await repo.set_password_hash(session, user.id, await self.passwords.hash(password))
         return user, await self.start_session(session, user.id)
+
+    async def _remember_address(self, user: User, client_address: str | None) -> None:
+        """This address got into this account: it may keep trying when the account is under attack from elsewhere."""
+        await self.limiter.remember(_known_address(user.username_key, address_key(client_address)),
+                                    self.settings.login_known_address_days * 86400)
 
     async def start_session(self, session: AsyncSession, user_id: int) -> str:
         token = new_session_token()
@@ -183,7 +242,7 @@ class AccountService:
 
     async def ended_sessions(self, session_ids: list[int]) -> set[int]:
         """Of these sessions, the ones no longer valid: revoked, expired or gone (their sockets must close)."""
-        async with self.sessionmaker() as session:
+        async with self.reader() as session:
             valid = await repo.valid_session_ids(session, session_ids, self.clock.now())
         return set(session_ids) - valid
 

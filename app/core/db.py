@@ -94,13 +94,28 @@ def _make_sqlite_transactional(engine: AsyncEngine, busy_timeout_ms: int) -> Non
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
+        if connection.get_execution_options().get(READ_ONLY):
+            # A reader (create_reader): a deferred BEGIN reads a consistent snapshot and, with WAL, never waits
+            # for the write lock, so reads do not queue behind writers.
+            connection.exec_driver_sql("BEGIN")
+            return
         # Take the write lock now: a deferred BEGIN that reads then writes would fail with SQLITE_BUSY, or, with
         # the driver's own transaction handling, read outside any transaction and overwrite a concurrent update.
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+READ_ONLY = "tablestakes_read_only"
+
+
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
+
+
+def create_reader(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions for work that only reads (GET requests, session checks, loading a log). On SQLite they do not take
+    the write lock; they must not write (a write there could fail with SQLITE_BUSY instead of waiting)."""
+    return async_sessionmaker(engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False,
+                              autoflush=False)
 
 
 def insert_ignoring_conflicts(session: AsyncSession, table: Any, **values: Any) -> Insert:

@@ -1,8 +1,9 @@
 """One error shape for everything: `{"error": {"code": "...", "message": "...", "details": ...}}`.
 
 Domain code raises `AppError` (or a subclass) with a stable snake_case code and a sentence a person can read; the
-handlers here turn it, validation errors, unknown routes, wrong methods and malformed JSON into that shape. Crashes
-become a bare 500 in the request middleware (app/core/http.py), logged with the request id.
+handlers here turn it, validation errors, unknown routes, wrong methods (405 with every allowed method in `Allow`)
+and malformed JSON into that shape. Crashes become a bare 500 in the request middleware (app/core/http.py), logged
+with the request id. app/core/openapi.py documents the shape for every route in /openapi.json.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import iter_route_contexts
+from starlette.routing import Match
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
@@ -104,7 +107,7 @@ async def _app_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status, exc.code, exc.message, exc.details, exc.headers)
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "The request failed."))
     try:
@@ -113,8 +116,23 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
         phrase = ""
     if isinstance(exc.detail, str) and exc.detail and exc.detail != phrase:
         message = exc.detail  # a specific sentence from whoever raised it
-    headers = dict(exc.headers) if exc.headers else None
-    return error_response(exc.status_code, code, message, headers=headers)
+    headers = dict(exc.headers) if exc.headers else {}
+    if exc.status_code == 405:
+        headers["Allow"] = ", ".join(_allowed_methods(request))
+    return error_response(exc.status_code, code, message, headers=headers or None)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route at this path takes (one path may have a route per method; starlette's own Allow
+    names only the first route's)."""
+    allowed: set[str] = set()
+    # Matched from the app's root: inside a mount (the static files) the scope's root_path is the mount's.
+    scope = {**request.scope, "root_path": request.scope.get("app_root_path", request.scope.get("root_path", ""))}
+    for context in iter_route_contexts(request.app.routes):
+        match, _ = context.matches(scope)
+        if match != Match.NONE:
+            allowed |= set(context.methods) if context.methods else {"GET", "HEAD"}  # a mount: the client's files
+    return sorted(allowed)
 
 
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:

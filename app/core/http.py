@@ -1,21 +1,25 @@
-"""The HTTP edge, as plain ASGI middleware: a request id and one log line per request, crashes turned into a bare
-500 (logged with the request id, never a trace to the client), a cap on request bodies enforced on the stream
-itself, and a same-origin check for state-changing requests (the session cookie is SameSite=Lax; this closes the
-rest of the cross-site door)."""
+"""The HTTP edge, as plain ASGI middleware: security headers on every response, a request id and one log line per
+request, crashes turned into a bare 500 (logged with the request id, never a trace to the client), a cap on request
+bodies enforced on the stream itself, JSON bodies with non-finite numbers refused, and a same-origin check for
+state-changing requests (the session cookie is SameSite=Lax; this closes the rest of the cross-site door)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import logging
 import re
 import time
 import uuid
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core import strict_json
 from app.core.errors import BodyTooLarge, error_body
 from app.core.logging import request_id_var
 
@@ -39,6 +43,59 @@ async def _send_json(send: Send, status: int, body: dict[str, Any],
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
                             *headers]})
     await send({"type": "http.response.body", "body": payload})
+
+
+# The client's page: its own files only. Scripts are the ES modules under /static plus the page's inline import map,
+# allowed by its hash (an import map cannot be an external file); styles only from files (the client sets inline
+# styles through the CSSOM, which CSP does not govern). connect-src 'self' covers the same-origin WebSocket too.
+PAGE_POLICY = ("default-src 'self'; script-src {script_sources}; style-src 'self'; img-src 'self' data:; "
+               "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+               "frame-ancestors 'none'")
+# Anything else (JSON, scripts, styles, images), should it be opened as a document: nothing runs, nothing frames it.
+RESOURCE_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"
+
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.DOTALL | re.IGNORECASE)
+
+
+def inline_script_hashes(page: Path) -> list[str]:
+    """CSP hash sources ('sha256-...') of the inline scripts of an HTML file (none when it does not exist)."""
+    if not page.is_file():
+        return []
+    return [f"'sha256-{base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()}'"
+            for body in _INLINE_SCRIPT.findall(page.read_text(encoding="utf-8"))]
+
+
+def page_policy(page: Path) -> str:
+    return PAGE_POLICY.format(script_sources=" ".join(["'self'", *inline_script_hashes(page)]))
+
+
+class SecurityHeadersMiddleware:
+    """Outermost: every response, errors and the bare 500 included, says nosniff, may not be framed, sends no
+    referrer and carries a Content-Security-Policy (the page's for HTML, a locked-down one for the rest). A header
+    the response set itself is kept."""
+
+    def __init__(self, app: ASGIApp, page_policy: str):
+        self.app = app
+        common = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                  (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
+        self.page_headers = [*common, (b"content-security-policy", page_policy.encode())]
+        self.resource_headers = [*common, (b"content-security-policy", RESOURCE_POLICY.encode())]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {key.lower() for key, _ in headers}
+                content_type = next((value for key, value in headers if key.lower() == b"content-type"), b"")
+                extra = self.page_headers if content_type.startswith(b"text/html") else self.resource_headers
+                message["headers"] = headers + [(key, value) for key, value in extra if key not in present]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class RequestContextMiddleware:
@@ -121,6 +178,53 @@ class BodyLimitMiddleware:
             return message
 
         await self.app(scope, limited_receive, send)
+
+
+class FiniteJsonMiddleware:
+    """Inside the body cap: a JSON body holding NaN, Infinity or a number past a double's range (1e400) is refused
+    with 400 `malformed_json` before any endpoint sees it. Python's json module takes them, PostgreSQL's JSON columns
+    do not, and a browser cannot parse them when they come back (issue 14)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _is_json(_header(scope, b"content-type")):
+            await self.app(scope, receive, send)
+            return
+        messages: list[Message] = []
+        body = bytearray()
+        try:
+            while True:
+                message = await receive()
+                messages.append(message)
+                if message["type"] != "http.request":
+                    break
+                body += message.get("body", b"")
+                if not message.get("more_body", False):
+                    break
+        except BodyTooLarge as error:
+            await _send_json(send, 413, error_body("body_too_large", error.detail))
+            return
+        try:
+            strict_json.loads(bytes(body))
+        except strict_json.NonFiniteNumber as refused:
+            await _send_json(send, 400, error_body("malformed_json", f"The request body is not valid JSON: {refused}"))
+            return
+        except ValueError:
+            pass  # not JSON at all: the endpoint answers that, with the position where it broke
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return False
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
 
 
 def origin_allowed(origin: str, host: str | None, allowed_origins: Iterable[str]) -> bool:

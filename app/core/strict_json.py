@@ -17,14 +17,18 @@ class StrictJSONError(ValueError):
     """The text is not JSON we accept; the message says why in a sentence."""
 
 
+class NonFiniteNumber(StrictJSONError):
+    """NaN, Infinity, or a number past a double's range: JSON as Python reads it, but not JSON."""
+
+
 def _no_constant(name: str) -> Any:
-    raise StrictJSONError(f"{name} is not a JSON number")
+    raise NonFiniteNumber(f"{name} is not a JSON number")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise StrictJSONError(f"{text[:20]} is too large a number")
+        raise NonFiniteNumber(f"{text[:20]} is beyond the range of a number")
     return value
 
 

@@ -7,6 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.core.errors import AppError
+from app.core.openapi import errors
+from app.core.params import INT64_MAX
 from app.deps import CurrentUser, DbSession, RuntimeDep
 from app.ledger.schemas import HistoryItemOut, HistoryOut, WalletOut
 
@@ -24,13 +26,14 @@ async def wallet(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> 
     return WalletOut(balance=await runtime.ledger.balance(session, account_id))
 
 
-@router.get("/history", response_model=HistoryOut)
+@router.get("/history", response_model=HistoryOut, responses=errors((400, "invalid_cursor")))
 async def history(auth: CurrentUser, session: DbSession, runtime: RuntimeDep,
                   cursor: Annotated[str | None, Query(max_length=20)] = None,
                   limit: Annotated[int, Query(ge=1, le=200)] = 50) -> HistoryOut:
     before = None
     if cursor:
-        if not cursor.isdigit():
+        # ASCII digits only ("²".isdigit() is true), and an entry id: 64 bits at most.
+        if not (cursor.isascii() and cursor.isdigit()) or int(cursor) > INT64_MAX:
             raise InvalidCursor()
         before = int(cursor)
     account_id = await runtime.ledger.wallet_id(session, auth.user.id)

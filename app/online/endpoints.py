@@ -3,7 +3,7 @@ closing it leaves the queue and the match arrives as a notice; HTTP shows where 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, status
@@ -11,12 +11,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.service import Authenticated
 from app.core.errors import AppError, NotFound
+from app.core.openapi import errors
+from app.core.params import GameName, LeagueDay, PageOffset, ShopItemName
 from app.core.security import SESSION_COOKIE
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.games.registry import UnknownGame, game_names, get_game
 from app.online.league import week_bounds, week_of
 from app.online.service import OnlinePlay
-from app.online.shop import boost_out
+from app.ledger.service import IdempotencyKeyReused, InsufficientFunds
+from app.online.shop import BoosterActive, UnknownItem, boost_out
 
 router = APIRouter(prefix="/api", tags=["online"])
 
@@ -30,7 +33,7 @@ async def optional_user(request: Request, runtime: RuntimeDep) -> Authenticated 
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    async with runtime.sessionmaker() as session:
+    async with runtime.reader() as session:
         try:
             return await runtime.accounts.authenticate(session, token)
         except AppError:
@@ -62,6 +65,7 @@ async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runti
         "options": {
             "modes": ["online", "staked"],
             "stakes": list(settings.stakes),
+            "staked_min_level": settings.staked_min_level,
             "online_fill_seconds": settings.online_fill_seconds,
             "staked_fill_seconds": settings.staked_fill_seconds,
             "queue_grace_seconds": settings.queue_grace_seconds,
@@ -83,7 +87,7 @@ async def leave_matchmaking(request: Request, auth: BrieflyAuthenticated) -> dic
 class PurchaseIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    item: str = Field(description="booster (the gold booster) or vip (the VIP pass)")
+    item: ShopItemName
     request_id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                                    description="send the same id again to retry safely: it buys once")
 
@@ -100,7 +104,8 @@ async def shop(request: Request, auth: CurrentUser, session: DbSession, runtime:
     }
 
 
-@router.post("/shop/purchases", status_code=status.HTTP_201_CREATED)
+@router.post("/shop/purchases", status_code=status.HTTP_201_CREATED,
+             responses=errors(UnknownItem, InsufficientFunds, BoosterActive, IdempotencyKeyReused))
 async def buy(body: PurchaseIn, request: Request, auth: CurrentUser, session: DbSession,
               runtime: RuntimeDep) -> dict[str, Any]:
     """Buy the gold booster (starts now, one hour) or the VIP pass (30 days, extended if bought again)."""
@@ -129,11 +134,11 @@ async def leagues(runtime: RuntimeDep) -> dict[str, Any]:
     }
 
 
-@router.get("/league/{game}")
-async def league_standings(game: str, request: Request, me: MaybeUser, session: DbSession, runtime: RuntimeDep,
-                           week: date | None = Query(default=None, description="any day of the week; default now"),
+@router.get("/league/{game}", responses=errors((404, "unknown_game")))
+async def league_standings(game: GameName, request: Request, me: MaybeUser, session: DbSession, runtime: RuntimeDep,
+                           week: LeagueDay | None = Query(default=None, description="any day of it; default now"),
                            limit: int = Query(default=50, ge=1, le=200),
-                           offset: int = Query(default=0, ge=0)) -> dict[str, Any]:
+                           offset: PageOffset = 0) -> dict[str, Any]:
     """One game's standings for a week (public), best first; `me` is my place when logged in."""
     game = check_league_game(game)
     monday = week_of(runtime.clock.now()) if week is None else week - timedelta(days=week.weekday())
@@ -141,8 +146,8 @@ async def league_standings(game: str, request: Request, me: MaybeUser, session: 
                                                   user_id=me.user.id if me else None)
 
 
-@router.get("/league/{game}/weeks")
-async def league_weeks(game: str, request: Request, session: DbSession) -> dict[str, Any]:
+@router.get("/league/{game}/weeks", responses=errors((404, "unknown_game")))
+async def league_weeks(game: GameName, request: Request, session: DbSession) -> dict[str, Any]:
     """The weeks this game's league has standings for, newest first, and whether each is closed (paid)."""
     game = check_league_game(game)
     return {"game": game, "weeks": await online(request).league.weeks(session, game)}

@@ -8,6 +8,10 @@ seated together when a table forms.
   down; nobody sits without the coins. If the table is not full at the fill time (default 60 s) it is cancelled and
   every stake is refunded. Leaving the queue (or closing the socket that queued) refunds one's stake.
 - Nobody waits in two queues, nor queues while seated at a matchmade table that is still being played.
+- Staked tables open at level STAKED_MIN_LEVEL (default 2: 100 XP, three to five online or friends games played to
+  the end). Staked tables are the one way coins pass between players, so without it every new account's welcome
+  coins could be lost on purpose to a main account; XP comes only from games actually played (never vs bots, never
+  for a seat a bot played most of), so each throwaway account would have to play real games first.
 
 The queues are in Redis (app/online/queues.py); this service does what each step asks: stakes and refunds in the
 ledger, the live table, and the players' `matchmaking` notices over their sockets.
@@ -21,7 +25,9 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.errors import AppError, Conflict
+from app.accounts.levels import level_for_xp, xp_for_level
+from app.accounts.models import User
+from app.core.errors import AppError, Conflict, Forbidden
 from app.games.base import IllegalAction
 from app.games.registry import UnknownGame, game_names, get_game
 from app.ledger.service import InsufficientFunds
@@ -45,6 +51,11 @@ class AlreadyQueued(Conflict):
 class AlreadySeated(Conflict):
     code = "already_seated"
     message = "You are playing at an online table; finish that game first."
+
+
+class StakedLevelRequired(Forbidden):
+    code = "staked_level_required"
+    message = "Staked tables open at a higher level."
 
 
 class BadQueue(AppError):
@@ -110,6 +121,7 @@ class MatchmakingService:
         title = get_game(queue.game).title
         staked = queue.mode == "staked"
         if staked:
+            await self._check_level(user_id)
             await self._check_funds(user_id, queue.stake)
         fill = self.settings.staked_fill_seconds if staked else self.settings.online_fill_seconds
         step = await self.matchmaker.join(queue, user_id, connection=connection, candidate=new_table_id(),
@@ -220,7 +232,7 @@ class MatchmakingService:
         assert queue is not None and table_id is not None
         user_ids = step.user_ids
         try:
-            async with self.runtime.sessionmaker() as session:
+            async with self.runtime.reader() as session:
                 names = await self._usernames(session, user_ids)
                 pot = await self.stakes.pot_balance(session, table_id) if queue.mode == "staked" else 0
         except Exception:
@@ -308,7 +320,7 @@ class MatchmakingService:
         and a table whose owner is gone is adopted by a live node first (app/tables/manager.py)."""
         now = self.clock.now()
         candidates: set[str] = set()
-        async with self.runtime.sessionmaker() as session:
+        async with self.runtime.reader() as session:
             pots = await self.stakes.pots_holding_coins(session)
             for pot in pots:
                 if pot.table_id in self.tables.tables:
@@ -343,8 +355,21 @@ class MatchmakingService:
                 return table.id
         return None
 
+    async def _check_level(self, user_id: int) -> None:
+        needed = self.settings.staked_min_level
+        step = self.settings.level_xp_step
+        async with self.runtime.reader() as session:
+            user = await session.get(User, user_id)
+            xp = user.xp if user is not None else 0
+        level, xp_needed = level_for_xp(xp, step), xp_for_level(needed, step)
+        if level < needed:
+            raise StakedLevelRequired(
+                f"Staked tables open at level {needed}; you are level {level} ({xp} of {xp_needed} XP). Finish "
+                "online or friends games to get there.",
+                details={"level": level, "xp": xp, "level_needed": needed, "xp_needed": xp_needed})
+
     async def _check_funds(self, user_id: int, stake: int) -> None:
-        async with self.runtime.sessionmaker() as session:
+        async with self.runtime.reader() as session:
             ledger = self.runtime.ledger
             balance = await ledger.balance(session, await ledger.wallet_id(session, user_id))
         if balance < stake:

@@ -74,7 +74,7 @@ class OnlinePlay:
         return closed
 
     async def close_due_weeks(self) -> list[ClosedWeek]:
-        async with self.runtime.sessionmaker() as session:
+        async with self.runtime.reader() as session:
             due = await self.league.weeks_to_close(session)
         closed = []
         for game, week in due:

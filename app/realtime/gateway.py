@@ -121,7 +121,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         return
     token = websocket.cookies.get(SESSION_COOKIE)
     try:
-        async with runtime.sessionmaker() as session:
+        async with runtime.reader() as session:
             auth = await runtime.accounts.authenticate(session, token)
     except AppError as error:
         await _refuse(websocket, protocol.CLOSE_UNAUTHORIZED, "unauthorized", error.message)

@@ -7,10 +7,14 @@ from typing import Any
 from fastapi import APIRouter, BackgroundTasks, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.params import BotLevel, DatabaseId, GameName, RoomId, SeatCount, SeatIndex, TurnSeconds, Username
+from app.accounts.service import UnknownUser
+from app.core.openapi import errors
+from app.rooms.service import InvitationNotFound, NotHost, RoomFull, RoomNotFound, RoomNotOpen
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.rooms.models import Room
 from app.rooms.service import RoomService, invitation_out, room_out
-from app.tables.endpoints import check_bot_level, check_game, realtime
+from app.tables.endpoints import GAME_SETUP_ERRORS, check_bot_level, check_game, realtime
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -18,22 +22,22 @@ router = APIRouter(prefix="/api", tags=["rooms"])
 class RoomIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str
-    seats: int = Field(ge=2, le=6)
-    options: dict[str, Any] = Field(default_factory=dict)
-    turn_seconds: float = Field(default=30.0, ge=5, le=600)
+    game: GameName
+    seats: SeatCount
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's table options")
+    turn_seconds: TurnSeconds = 30.0
 
 
 class InviteIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=1, max_length=40)
+    username: Username
 
 
 class BotIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    level: str = "medium"
+    level: BotLevel = "medium"
 
 
 def rooms(request: Request) -> RoomService:
@@ -59,7 +63,7 @@ async def _notify_user(request: Request, user_id: int, message: dict[str, Any]) 
     realtime(request).hub.send_to_user(user_id, message)
 
 
-@router.post("/rooms", status_code=status.HTTP_201_CREATED)
+@router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=errors(*GAME_SETUP_ERRORS))
 async def create_room(body: RoomIn, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     options = check_game(body.game, body.seats, body.options)
     service = rooms(request)
@@ -73,14 +77,16 @@ async def my_rooms(request: Request, auth: CurrentUser, session: DbSession) -> d
     return {"rooms": [await _out(service, session, room) for room in await service.mine(session, auth.user)]}
 
 
-@router.get("/rooms/{room_id}")
-async def get_room(room_id: str, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+@router.get("/rooms/{room_id}", responses=errors(RoomNotFound))
+async def get_room(room_id: RoomId, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     return await _out(service, session, await service.get_for(session, room_id, auth.user))
 
 
-@router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED)
-async def invite(room_id: str, body: InviteIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+@router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED, responses=errors(
+    RoomNotFound, NotHost, RoomNotOpen, UnknownUser, (400, "cannot_invite_yourself"), (409, "already_seated"),
+    (403, "blocked"), (409, "already_invited")))
+async def invite(room_id: RoomId, body: InviteIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     invitation = await service.invite(session, room_id, auth.user, body.username)
@@ -93,9 +99,10 @@ async def invite(room_id: str, body: InviteIn, request: Request, background: Bac
     return notice
 
 
-@router.delete("/rooms/{room_id}/invitations/{invitation_id}")
-async def cancel_invitation(room_id: str, invitation_id: int, request: Request, background: BackgroundTasks,
-                            auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+@router.delete("/rooms/{room_id}/invitations/{invitation_id}",
+               responses=errors(RoomNotFound, NotHost, RoomNotOpen, InvitationNotFound))
+async def cancel_invitation(room_id: RoomId, invitation_id: DatabaseId, request: Request,
+                            background: BackgroundTasks, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     await service.cancel_invitation(session, room_id, auth.user, invitation_id)
     data = await _out(service, session, await service.get_for(session, room_id, auth.user))
@@ -109,8 +116,8 @@ async def inbox(request: Request, auth: CurrentUser, session: DbSession) -> dict
     return {"invitations": await rooms(request).inbox(session, auth.user)}
 
 
-@router.post("/invitations/{invitation_id}/accept")
-async def accept(invitation_id: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
+@router.post("/invitations/{invitation_id}/accept", responses=errors(InvitationNotFound, RoomNotOpen, RoomFull))
+async def accept(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.accept(session, auth.user, invitation_id)
@@ -119,8 +126,8 @@ async def accept(invitation_id: int, request: Request, background: BackgroundTas
     return data
 
 
-@router.post("/invitations/{invitation_id}/decline")
-async def decline(invitation_id: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
+@router.post("/invitations/{invitation_id}/decline", responses=errors(InvitationNotFound))
+async def decline(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.decline(session, auth.user, invitation_id)
@@ -129,8 +136,9 @@ async def decline(invitation_id: int, request: Request, background: BackgroundTa
     return {"declined": invitation_id}
 
 
-@router.post("/rooms/{room_id}/bots")
-async def add_bot(room_id: str, body: BotIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+@router.post("/rooms/{room_id}/bots",
+             responses=errors(RoomNotFound, NotHost, RoomNotOpen, RoomFull, (422, "unknown_bot_level")))
+async def add_bot(room_id: RoomId, body: BotIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.add_bot(session, room_id, auth.user, check_bot_level(body.level))
@@ -139,9 +147,10 @@ async def add_bot(room_id: str, body: BotIn, request: Request, background: Backg
     return data
 
 
-@router.delete("/rooms/{room_id}/seats/{seat}")
-async def remove_seat(room_id: str, seat: int, request: Request, background: BackgroundTasks, auth: CurrentUser,
-                      session: DbSession) -> dict[str, Any]:
+@router.delete("/rooms/{room_id}/seats/{seat}",
+               responses=errors(RoomNotFound, NotHost, RoomNotOpen, (422, "seat_empty"), (400, "host_seat")))
+async def remove_seat(room_id: RoomId, seat: SeatIndex, request: Request, background: BackgroundTasks,
+                      auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room, guest = await service.remove_seat(session, room_id, auth.user, seat)
     data = await _out(service, session, room)
@@ -149,8 +158,8 @@ async def remove_seat(room_id: str, seat: int, request: Request, background: Bac
     return data
 
 
-@router.post("/rooms/{room_id}/leave")
-async def leave_room(room_id: str, request: Request, background: BackgroundTasks, auth: CurrentUser,
+@router.post("/rooms/{room_id}/leave", responses=errors(RoomNotFound, RoomNotOpen, (400, "host_seat")))
+async def leave_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.leave(session, room_id, auth.user)
@@ -159,8 +168,8 @@ async def leave_room(room_id: str, request: Request, background: BackgroundTasks
     return {"left": room_id}
 
 
-@router.delete("/rooms/{room_id}")
-async def close_room(room_id: str, request: Request, background: BackgroundTasks, auth: CurrentUser,
+@router.delete("/rooms/{room_id}", responses=errors(RoomNotFound, NotHost, RoomNotOpen))
+async def close_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.close(session, room_id, auth.user)
@@ -169,13 +178,15 @@ async def close_room(room_id: str, request: Request, background: BackgroundTasks
     return data
 
 
-@router.post("/rooms/{room_id}/start")
-async def start_room(room_id: str, request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep) -> dict[str, Any]:
+@router.post("/rooms/{room_id}/start", responses=errors(RoomNotFound, NotHost, RoomNotOpen,
+                                                         (400, "not_enough_players"), *GAME_SETUP_ERRORS))
+async def start_room(room_id: RoomId, request: Request, auth: BrieflyAuthenticated,
+                     runtime: RuntimeDep) -> dict[str, Any]:
     """Start the game with the seats taken (empty seats are dropped). Everyone seated is told the table's id."""
     service = rooms(request)
     manager = realtime(request).tables
     room = await service.start(room_id, auth.user, manager, manager.timing)
-    async with runtime.sessionmaker() as session:
+    async with runtime.reader() as session:
         data = await _out(service, session, room)
     await _notify_room(request, data, "started")
     return data

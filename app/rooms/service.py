@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import User
 from app.core.errors import AppError, Conflict, Forbidden, NotFound
+from app.games.base import IllegalAction
 from app.games.registry import get_game
 from app.rooms.models import Room, RoomInvitation
 from app.tables.actor import Seat, TableTiming
@@ -272,11 +273,13 @@ class RoomService:
             await tables.create(game=game, seats=seats, mode="friends", options=options, table_id=table_id,
                                 timing=TableTiming(**{**timing.__dict__, "turn_seconds": turn_seconds}),
                                 meta={"room": room_id})
-        except Exception:
+        except Exception as failure:
             async with self.runtime.transaction() as session:
                 await session.execute(update(Room).where(Room.id == room_id).values(status="open", table_id=None))
+            if isinstance(failure, IllegalAction):  # options the game refuses for the seats taken: the host's to fix
+                raise AppError(failure.message, code=failure.code, status=422) from None
             raise
-        async with self.runtime.sessionmaker() as session:
+        async with self.runtime.reader() as session:
             return (await session.scalars(select(Room).where(Room.id == room_id))).one()
 
 

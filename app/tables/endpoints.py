@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from app.core.errors import AppError, NotFound
+from app.core.openapi import errors
+from app.core.params import BOT_LEVELS, BotLevel, GameId, GameName, SeatCount, TurnSeconds
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession
 from app.games.base import IllegalAction
 from app.games.registry import UnknownGame, game_names, get_game
@@ -17,17 +19,14 @@ from app.tables.models import GameRecord, GameRecordPlayer
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
-BOT_LEVELS = ("easy", "medium", "hard")
-
-
 class VsBotsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(description="pika, stakes, kapern or piker")
-    seats: int = Field(ge=2, le=6, description="how many seats, yours included")
-    bot_level: str = Field(default="medium", description="easy, medium or hard")
+    game: GameName
+    seats: SeatCount
+    bot_level: BotLevel = "medium"
     options: dict[str, Any] = Field(default_factory=dict, description="the game's table options")
-    turn_seconds: float = Field(default=30.0, ge=5, le=600, description="turn timer; a bot plays when it runs out")
+    turn_seconds: TurnSeconds = 30.0
 
 
 class TableOut(BaseModel):
@@ -37,6 +36,10 @@ class TableOut(BaseModel):
     status: str
     seat: int | None
     version: int
+
+
+# What check_game refuses: the game's name, then its own option checks (app/games/base.py, each game's options).
+GAME_SETUP_ERRORS = ((422, "unknown_game"), (422, "bad_seat_count"), (422, "unknown_option"), (422, "bad_option"))
 
 
 def realtime(request: Request) -> Any:
@@ -74,7 +77,8 @@ async def list_games() -> dict[str, Any]:
     return {"games": games}
 
 
-@router.post("/tables", status_code=status.HTTP_201_CREATED, response_model=TableOut)
+@router.post("/tables", status_code=status.HTTP_201_CREATED, response_model=TableOut,
+             responses=errors(*GAME_SETUP_ERRORS, (422, "unknown_bot_level")))
 async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAuthenticated) -> TableOut:
     """A practice table: you and bots, created at once; nothing is paid."""
     options = check_game(body.game, body.seats, body.options)
@@ -99,9 +103,9 @@ async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, A
     ]}
 
 
-@router.get("/games/history")
+@router.get("/games/history", responses=errors((422, "bad_cursor")))
 async def my_past_games(auth: CurrentUser, session: DbSession,
-                        before: str | None = Query(default=None, description="cursor from the previous page"),
+                        before: GameId | None = Query(default=None, description="cursor from the previous page"),
                         limit: int = Query(default=20, ge=1, le=100)) -> dict[str, Any]:
     """My finished games, newest first."""
     query = (
@@ -138,8 +142,8 @@ async def my_past_games(auth: CurrentUser, session: DbSession,
     return {"games": items, "next_cursor": items[-1]["id"] if len(rows) > limit else None}
 
 
-@router.get("/games/{game_id}")
-async def game_record(game_id: str, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+@router.get("/games/{game_id}", responses=errors((404, "no_such_game")))
+async def game_record(game_id: GameId, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
     """One finished game I played: seats, placings, scores and rewards (the results screen)."""
     record = await session.get(GameRecord, game_id)
     if record is None or await session.get(GameRecordPlayer, (game_id, auth.user.id)) is None:

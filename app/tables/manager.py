@@ -252,8 +252,8 @@ class TableManager:
         )
         rows = await self.store.entries(row.id)
         entries = [LogEntry(r.seat, r.action, r.source, r.version) for r in rows]
-        if len(entries) != row.log_seq:
-            raise RuntimeError(f"table {row.id}: {len(entries)} log entries, the table row says {row.log_seq}")
+        if [r.seq for r in rows] != list(range(1, len(rows) + 1)) or len(entries) < row.snapshot_seq:
+            raise RuntimeError(f"table {row.id}: its log has gaps or is shorter than its snapshot")
         table.replay(entries, applied=row.snapshot_seq)
         return table
 

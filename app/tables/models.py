@@ -39,7 +39,7 @@ class LiveTable(Base):
     game: Mapped[str] = mapped_column(String(32))
     mode: Mapped[str] = mapped_column(String(16))
     status: Mapped[str] = mapped_column(String(16))  # "playing", "finished" or "cancelled"
-    version: Mapped[int] = mapped_column(Integer)  # the table's version after its last logged entry
+    version: Mapped[int] = mapped_column(Integer)  # the table's version at its snapshot
     state: Mapped[dict[str, Any]] = mapped_column(JSON)  # the engine's to_state() after `snapshot_seq` entries
     table: Mapped[dict[str, Any]] = mapped_column(JSON)  # TableActor.snapshot_data() at the same point
     seed: Mapped[str] = mapped_column(String(128))  # hex; never sent to a client
@@ -47,7 +47,7 @@ class LiveTable(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the cluster_nodes id playing it
     owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    log_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # entries in the action log
+    log_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # entries logged at the snapshot
     snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # entries `state` includes
 
 

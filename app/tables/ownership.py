@@ -113,7 +113,7 @@ class Ownership:
 
     async def adoptable(self) -> list[tuple[str, int]]:
         """Live tables whose owner is gone: (table id, epoch seen)."""
-        async with self.runtime.sessionmaker() as session:
+        async with self.runtime.reader() as session:
             rows = await session.execute(select(LiveTable.id, LiveTable.owner_epoch)
                                          .where(LiveTable.status == "playing", self._owner_gone(session))
                                          .order_by(LiveTable.created_at))

@@ -41,7 +41,7 @@ def replay_record(record: Any) -> ReplayResult:
 async def replay_game(runtime: Any, game_id: str) -> ReplayResult | None:
     from app.tables.models import GameRecord
 
-    async with runtime.sessionmaker() as session:
+    async with runtime.reader() as session:
         record = await session.get(GameRecord, game_id)
         if record is None:
             return None

@@ -7,7 +7,8 @@ the table was adopted by another node.
 
 - `append`: an actor's new log entries, before any seat hears of them. Appends from every table of this node are
   group-committed: whatever arrives while one transaction commits goes into the next (design.md, "Tables survive
-  crashes"). On SQLite that is one write lock per batch instead of one per move.
+  crashes"): one fence check for the batch's tables and one insert, so on SQLite one write lock per batch instead
+  of one per move. (`live_tables.version` and `log_seq` are brought up to date by the snapshots only.)
 - `snapshot`: the engine's state after `seq` entries; a shortcut for resuming, never the truth.
 - `finish`: the game record, the players' rows, prize coins (through the ledger, one idempotency key per player and
   table), pot shares and XP, in one transaction. A retry after a lost answer finds the record and pays nothing again.
@@ -133,23 +134,24 @@ class TableStore:
                         _fail(item.done, alone)
 
     async def _commit_appends(self, batch: list[_Append]) -> None:
-        now = self.runtime.clock.now()
         fenced: set[int] = set()  # id() of the items refused
         async with self.runtime.transaction() as session:
+            postgres = session.get_bind().dialect.name == "postgresql"
+            # The fence: each table's epoch, read in the transaction that writes. On PostgreSQL FOR SHARE holds an
+            # adoption's UPDATE back until this commits; on SQLite the transaction holds the write lock already.
+            owners = select(LiveTable.id, LiveTable.owner_epoch, LiveTable.status).where(
+                LiveTable.id.in_(sorted({item.table_id for item in batch})))
+            if postgres:
+                owners = owners.with_for_update(read=True)
+            current = {table_id: (epoch, status) for table_id, epoch, status in (await session.execute(owners)).all()}
             rows = []
             for item in batch:
-                result = await session.execute(
-                    update(LiveTable)
-                    .where(LiveTable.id == item.table_id, LiveTable.owner_epoch == item.epoch,
-                           LiveTable.status == "playing")
-                    .values(log_seq=item.rows[-1]["seq"], version=item.version, updated_at=now)
-                    .execution_options(synchronize_session=False))
-                if result.rowcount == 1:
+                if current.get(item.table_id) == (item.epoch, "playing"):
                     rows.extend(item.rows)
                 else:
                     fenced.add(id(item))
             if rows:
-                dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+                dialect = postgresql if postgres else sqlite
                 # A retry of an append whose commit did land (its answer was lost) writes nothing twice.
                 await session.execute(dialect.insert(TableAction).on_conflict_do_nothing(), rows)
         for item in batch:
@@ -162,7 +164,7 @@ class TableStore:
                 item.done.set_result(None)
 
     async def entries(self, table_id: str, after_seq: int = 0) -> list[TableAction]:
-        async with self.runtime.sessionmaker() as session:
+        async with self.runtime.reader() as session:
             rows = await session.scalars(select(TableAction).where(TableAction.table_id == table_id,
                                                                    TableAction.seq > after_seq)
                                          .order_by(TableAction.seq))
@@ -192,8 +194,8 @@ class TableStore:
                 update(LiveTable)
                 .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch,
                        LiveTable.status == "playing", LiveTable.snapshot_seq <= snapshot.seq)
-                .values(state=snapshot.state, table=snapshot.data, snapshot_seq=snapshot.seq,
-                        updated_at=self.runtime.clock.now())
+                .values(state=snapshot.state, table=snapshot.data, snapshot_seq=snapshot.seq, log_seq=snapshot.seq,
+                        version=snapshot.version, updated_at=self.runtime.clock.now())
                 .execution_options(synchronize_session=False))
             if result.rowcount != 1:
                 row = await session.get(LiveTable, table.id)
@@ -314,7 +316,7 @@ class TableStore:
                                 [(pot, -total), *pot_shares])
 
     async def row(self, table_id: str) -> LiveTable | None:
-        async with self.runtime.sessionmaker() as session:
+        async with self.runtime.reader() as session:
             return await session.get(LiveTable, table_id)
 
 

@@ -1,6 +1,7 @@
 """Driving the browser client with Playwright (async API) and Debian's Chromium.
 
-Every page is watched: a page error or a console error fails the test, unless the test said beforehand that it
+Every page is watched: a page error, a console error or a Content-Security-Policy violation (the page's
+`securitypolicyviolation` events, reported to the test) fails the test, unless the test said beforehand that it
 expects one (an HTTP refusal the browser logs, such as a taken username), with `player.expect_console(...)`.
 Screenshots go to one temporary folder per run, outside the repository; their paths are printed.
 """
@@ -38,6 +39,10 @@ PASSWORD = "correct horse battery"
 
 _shots_dir: Path | None = None
 
+CSP_WATCH = """document.addEventListener('securitypolicyviolation', (event) => {
+  window.reportCspViolation(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
+});"""
+
 
 def shots_dir() -> Path:
     """One folder per test run for every screenshot, outside the repository."""
@@ -74,11 +79,16 @@ class Player:
     expected: list[re.Pattern[str]] = field(default_factory=list)
     sent_frames: list[str] = field(default_factory=list)
     shots: list[Path] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
 
     def watch(self) -> None:
         self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
         self.page.on("console", self._console)
         self.page.on("websocket", lambda ws: ws.on("framesent", self._frame_sent))
+
+    def csp_violation(self, report: str) -> None:
+        self.csp_violations.append(report)
+        self.problems.append(f"Content-Security-Policy violation: {report}")
 
     def _frame_sent(self, payload: Any) -> None:
         self.sent_frames.append(payload if isinstance(payload, str) else str(payload))
@@ -137,6 +147,10 @@ async def open_player(playwright: Playwright, base_url: str, name: str, *, viewp
     page = context.pages[0] if context.pages else await context.new_page()
     player = Player(name=name, context=context, page=page, base_url=base_url, label=label)
     player.watch()
+    # Every page reports what the server's Content-Security-Policy blocked (the script is injected by the driver, not
+    # by the page, so the policy does not apply to it).
+    await context.expose_function("reportCspViolation", player.csp_violation)
+    await context.add_init_script(CSP_WATCH)
     try:
         yield player
     finally:

@@ -16,6 +16,7 @@ import pytest
 from app.online.league import week_of
 from tests.browser.dice_tables import play_stakes
 from tests.browser.helpers import DESKTOP, PASSWORD, open_player, sign_up
+from tests.support.harness import reach_staked_level
 from tests.support.live import live_server
 from tests.support.waiting import eventually
 
@@ -105,10 +106,17 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             await page.get_by_role("cell", name="Shop: Gold booster").wait_for()
             await player.shot("wallet")
 
-            # A staked table: the stake leaves the wallet on sitting down and comes back on leaving.
+            # A staked table. A new account cannot sit at one (staked tables open at level 2, against throwaway
+            # accounts feeding a main one); once it has the XP of a few finished games, it can.
             await page.get_by_role("link", name="Play", exact=True).click()
             await page.get_by_role("link", name="Stakes: staked table").click()
             await page.get_by_role("heading", name="Stakes: staked table").wait_for()
+            await page.get_by_text("Staked tables open at level 2; you are level 1.").wait_for()
+            assert await page.get_by_role("button", name="Stake 100 coins and find a table").is_disabled()
+            await reach_staked_level(runtime, user.id)
+            await page.reload()
+            await page.get_by_role("heading", name="Stakes: staked table").wait_for()
+            # The stake leaves the wallet on sitting down and comes back on leaving.
             await page.locator("label", has=page.locator("input[name=seats][value='2']")).click()
             await page.locator("label", has=page.locator("input[name=stake][value='1000']")).wait_for()
             assert await page.locator("input[name=stake][value='1000']").is_disabled()  # 700 coins left

@@ -15,6 +15,7 @@ from app.realtime.protocol import MatchmakingData
 from app.tables.models import ClusterNode, LiveTable
 from app.tables.ownership import db_now
 from tests.online.online_support import (Inbox, TableRecorder, assert_ledger_consistent, balance_of, pot_of)
+from tests.support.harness import reach_staked_level
 
 
 async def people(quiet, *names: str) -> list[tuple[object, Inbox]]:
@@ -23,6 +24,7 @@ async def people(quiet, *names: str) -> list[tuple[object, Inbox]]:
     out = []
     for name in names:
         user = await quiet.create_user(name)
+        await reach_staked_level(quiet.runtime, user.id)  # players who have played: staked tables are open to them
         inbox = Inbox(user.id)
         await hub.register(inbox)
         out.append((user, inbox))

@@ -15,6 +15,7 @@ from app.ledger.models import LedgerAccount
 from app.tables.models import LiveTable
 from tests.online.online_support import (finish, PlayedTable, TableRecorder, assert_ledger_consistent, balance_of, human,
                                          new_id, simulated)
+from tests.support.harness import reach_staked_level
 
 STEPS = 400
 # Refusals a player can meet along the way; anything else is a bug and fails the test.
@@ -34,6 +35,8 @@ async def test_random_stakes_payouts_refunds_purchases_and_league_prizes_keep_th
     recorder = TableRecorder(quiet.app)
     mm.create_table = recorder
     users = [await quiet.create_user(f"player{n}") for n in range(10)]
+    for user in users:
+        await reach_staked_level(runtime, user.id)  # players who have played: staked tables are open to them
     by_id = {user.id: user for user in users}
     # What the players' wallets must add up to once every pot is settled: welcome coins, plus prizes (games and
     # league), minus the shop. Stakes only move coins between wallets and pots.

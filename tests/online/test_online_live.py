@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from app.accounts.levels import xp_for_level
 from app.client import TablestakesClient, bot_chooser
 from app.core.clock import ManualClock
 from app.games.registry import get_game
@@ -16,7 +17,7 @@ from app.online.queues import DEPARTING_KEY
 from app.realtime.protocol import MatchmakingData
 from app.runtime import open_runtime
 from app.tables.rewards import split_places
-from tests.support.harness import PASSWORD, wipe
+from tests.support.harness import PASSWORD, reach_staked_level, wipe
 from tests.support.live import live_server
 from tests.support.waiting import eventually
 
@@ -40,9 +41,12 @@ class Online:
         self.clock = clock
         self.clients: list[TablestakesClient] = []
 
-    async def player(self, name: str) -> TablestakesClient:
+    async def player(self, name: str, *, played: bool = False) -> TablestakesClient:
+        """A new player; `played`: with the XP of the games that open staked tables (tests/support/harness.py)."""
         client = TablestakesClient(self.server.url)
         await client.register(name, PASSWORD)
+        if played:
+            await reach_staked_level(self.server.runtime, client.user["id"])
         await client.connect()
         self.clients.append(client)
         return client
@@ -118,7 +122,7 @@ async def test_several_clients_matchmaking_at_once_are_seated_once_at_tables_of_
 
 
 async def test_a_staked_table_not_full_in_time_is_cancelled_with_every_stake_back(online):
-    ada, bob = await online.player("ada"), await online.player("bob")
+    ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
     for client in (ada, bob):
         waiting = await queue(client, "stakes", 3, "staked", 250)
         assert waiting["event"] == "waiting"
@@ -149,7 +153,7 @@ async def closed(online: Online, client: TablestakesClient) -> None:
 
 async def test_a_closed_socket_keeps_the_queued_seat_for_the_grace_time_then_gives_it_up_with_the_stake(online):
     grace = online.server.runtime.settings.queue_grace_seconds
-    ada = await online.player("ada")
+    ada = await online.player("ada", played=True)
     await queue(ada, "pika", 2, "staked", 500)
     assert (await ada.get("/api/wallet"))["balance"] == 500
     await closed(online, ada)
@@ -183,7 +187,7 @@ async def test_a_closed_socket_keeps_the_queued_seat_for_the_grace_time_then_giv
 
 async def test_back_within_the_grace_time_a_player_keeps_the_queued_seat_and_stake_and_is_matched(online):
     grace = online.server.runtime.settings.queue_grace_seconds
-    ada, bob = await online.player("ada"), await online.player("bob")
+    ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
     first = await queue(ada, "pika", 2, "staked", 500)
     await closed(online, ada)  # a reload
     online.clock.advance(seconds=grace - 1)
@@ -204,7 +208,7 @@ async def test_back_within_the_grace_time_a_player_keeps_the_queued_seat_and_sta
 
 
 async def test_a_staked_game_is_played_to_the_end_and_pays_the_pot_xp_and_league_points(online):
-    ada, bob = await online.player("ada"), await online.player("bob")
+    ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
     await queue(ada, "pika", 2, "staked", 100)
     await queue(bob, "pika", 2, "staked", 100)
     table_id = (await matched(ada))["table_id"]
@@ -222,7 +226,8 @@ async def test_a_staked_game_is_played_to_the_end_and_pays_the_pot_xp_and_league
         pot_share = 200 // len(winners) if seat in winners else 0
         assert (await client.get("/api/wallet"))["balance"] == 900 + pot_share
         me = await client.get("/api/me")
-        assert me["xp"] == [30, 20][placings[seat] - 1] + 10
+        played_xp = xp_for_level(online.server.runtime.settings.staked_min_level)
+        assert me["xp"] == played_xp + [30, 20][placings[seat] - 1] + 10
         league = await client.get("/api/league/pika")
         assert league["me"]["points"] == points[seat]  # a staked table counts in full
     assert (await ada.get("/api/matchmaking"))["status"] == "idle"  # free to queue again
@@ -248,3 +253,16 @@ async def test_a_bot_filled_online_game_is_played_to_the_end_with_boosted_prizes
     assert (await ada.get("/api/me"))["xp"] == [30, 20, 15][placings[seat] - 1] + 10
     league = await ada.get("/api/league/pika")
     assert league["me"]["points"] == split_places(placings, [12, 8, 4, 2, 1])[seat] // 2
+
+
+async def test_a_new_account_s_staked_queue_is_refused_on_the_socket_with_its_own_code(online):
+    fresh = await online.player("fresh")
+    options = (await fresh.get("/api/matchmaking"))["options"]
+    assert options["staked_min_level"] == 2
+    with pytest.raises(Exception) as refused:
+        await queue(fresh, "pika", 2, "staked", 100)
+    assert refused.value.code == "staked_level_required"
+    assert "level 2" in str(refused.value)
+    assert (await fresh.get("/api/wallet"))["balance"] == 1000
+    assert (await fresh.get("/api/matchmaking"))["status"] == "idle"
+    assert (await queue(fresh, "pika", 2))["event"] == "waiting"  # online tables stay open

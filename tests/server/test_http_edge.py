@@ -3,6 +3,8 @@ the origin check, the client page."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import logging
 import socket
@@ -213,3 +215,37 @@ def test_the_origin_rule(origin, host, allowed, ok):
     from app.core.http import origin_allowed
 
     assert origin_allowed(origin, host, allowed) is ok
+
+
+async def test_every_response_carries_the_security_headers_and_the_page_its_policy(harness: Harness):
+    static = harness.settings.data_dir / "static-csp"
+    static.mkdir()
+    import_map = '\n    {"imports": {"preact": "/static/vendor/preact.module.js"}}\n  '
+    (static / "index.html").write_text(f'<!doctype html><title>T</title><script type="importmap">{import_map}</script>'
+                                       '<script type="module" src="/static/app.js"></script>')
+    (static / "app.js").write_text("export {}")
+    settings = harness.settings.model_copy(update={"static_dir": static})
+    async with open_harness(settings) as other:
+        async def explode() -> None:
+            raise RuntimeError("boom")
+
+        other.app.add_api_route("/api/explode", explode)
+        page = await other.client.get("/")
+        responses = [page, await other.client.get("/static/app.js"), await other.client.get("/api/me"),
+                     await other.client.get("/healthz"), await other.client.get("/api/no-such-thing"),
+                     await other.client.get("/api/explode")]
+        assert [r.status_code for r in responses] == [200, 200, 401, 200, 404, 500]
+        for response in responses:
+            assert response.headers["x-content-type-options"] == "nosniff"
+            assert response.headers["x-frame-options"] == "DENY"
+            assert response.headers["referrer-policy"] == "no-referrer"
+            assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        # The page: scripts from this site and the inline import map by its hash; nothing inline otherwise.
+        digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
+        directives = dict(part.strip().split(" ", 1) for part in page.headers["content-security-policy"].split(";"))
+        assert directives["script-src"] == f"'self' 'sha256-{digest}'"
+        assert directives["style-src"] == "'self'" and directives["object-src"] == "'none'"
+        assert "unsafe" not in page.headers["content-security-policy"]
+        # Anything else, opened as a document, may run nothing at all.
+        for response in responses[1:]:
+            assert response.headers["content-security-policy"].startswith("default-src 'none'")

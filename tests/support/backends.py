@@ -123,11 +123,13 @@ def copy_sqlite(template: Path, folder: Path) -> None:
 
 def make_settings(data_dir: Path, *, database_url: str = "", redis_url: str = "memory://", **overrides: object
                   ) -> Settings:
-    """Settings for a test: explicit storage, a fixed secret, generous login limits unless a test lowers them."""
+    """Settings for a test: explicit storage, a fixed secret, generous login and sign-up limits unless a test lowers
+    them."""
     values: dict[str, object] = {
         "data_dir": data_dir, "database_url": database_url, "redis_url": redis_url, "secret_key": TEST_SECRET,
-        "static_dir": data_dir / "static", "start_balance": 1000, "login_rate_per_username": 1000,
-        "login_rate_per_address": 1000, "allowed_origins": [], "db_pool_size": 5, "db_max_overflow": 20,
+        "static_dir": data_dir / "static", "start_balance": 1000, "login_failures_per_username_and_address": 1000,
+        "login_failures_per_address": 1000, "login_failures_per_username": 1000, "signup_rate_per_address": 1000,
+        "signup_rate_overall": 1000, "allowed_origins": [], "db_pool_size": 5, "db_max_overflow": 20,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

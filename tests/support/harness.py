@@ -19,7 +19,9 @@ from functools import cache
 import httpx
 from argon2 import PasswordHasher, Type
 from fastapi import FastAPI
+from sqlalchemy import update
 
+from app.accounts.levels import xp_for_level
 from app.accounts.models import User
 from app.config import Settings
 from app.core.clock import ManualClock
@@ -49,8 +51,10 @@ class Harness:
     client: httpx.AsyncClient  # anonymous
     _clients: list[httpx.AsyncClient] = field(default_factory=list)
 
-    def new_client(self, *, base_url: str = BASE_URL, **kwargs: object) -> httpx.AsyncClient:
-        transport = httpx.ASGITransport(app=self.app, raise_app_exceptions=False, client=("127.0.0.1", 40000))
+    def new_client(self, *, base_url: str = BASE_URL, address: str = "127.0.0.1", **kwargs: object
+                   ) -> httpx.AsyncClient:
+        """A client at `address` (what the app sees as the client's address: rate limits count by it)."""
+        transport = httpx.ASGITransport(app=self.app, raise_app_exceptions=False, client=(address, 40000))
         client = httpx.AsyncClient(transport=transport, base_url=base_url, **kwargs)  # type: ignore[arg-type]
         self._clients.append(client)
         return client
@@ -74,6 +78,16 @@ class Harness:
     async def close(self) -> None:
         for client in self._clients:
             await client.aclose()
+
+
+async def reach_staked_level(runtime: Runtime, user_id: int) -> None:
+    """Give an account the XP that opens staked tables (STAKED_MIN_LEVEL), as finishing that many online or friends
+    games would: the rule against throwaway accounts (app/online/matchmaking.py) applies to tests' players too."""
+    settings = runtime.settings
+    async with runtime.transaction() as session:
+        await session.execute(update(User).where(User.id == user_id, User.xp < xp_for_level(
+            settings.staked_min_level, settings.level_xp_step)).values(
+            xp=xp_for_level(settings.staked_min_level, settings.level_xp_step)))
 
 
 async def wipe(runtime: Runtime) -> None:

@@ -15,7 +15,7 @@ from app.games.registry import get_game
 from app.ledger.models import LedgerAccount
 from app.runtime import open_runtime
 from app.tables.models import GameRecord, LiveTable
-from tests.support.harness import PASSWORD, wipe
+from tests.support.harness import PASSWORD, reach_staked_level, wipe
 from tests.support.live import live_server
 from tests.support.waiting import eventually
 
@@ -36,6 +36,7 @@ async def hostile_settings(settings, backend):
 async def player(server, name: str) -> TablestakesClient:
     client = TablestakesClient(server.url)
     await client.register(name, PASSWORD)
+    await reach_staked_level(server.runtime, client.user["id"])  # staked tables open at STAKED_MIN_LEVEL
     await client.connect()
     return client
 

@@ -145,6 +145,9 @@ export function QueueScreen({ params, me }) {
   if (game) for (let n = game.min_seats; n <= game.max_seats; n += 1) span.push([n, `${n}`, module.seatNote ? module.seatNote(n) : null]);
   const stakes = (options?.stakes || []).map((s) => [s, coins(s), s > me.coins ? 'not enough coins' : null, s > me.coins]);
   const fillSeconds = mode === 'staked' ? options?.staked_fill_seconds : options?.online_fill_seconds;
+  // Staked tables move coins between players: they open at a level (the server refuses below it too).
+  const levelNeeded = mode === 'staked' ? (options?.staked_min_level ?? 1) : 1;
+  const belowLevel = (me.level ?? 1) < levelNeeded;
   return html`<${Page} title=${title}>
     ${status.loading && !status.data && html`<${Loading} />`}
     <${ErrorNote} error=${status.error} />
@@ -164,9 +167,11 @@ export function QueueScreen({ params, me }) {
             Empty seats are filled by simulated players after ${Math.round(fillSeconds)} s.</p>`}
           ${mode === 'staked' && html`<p class="field-note">Only real people: a table not full after ${Math.round(fillSeconds)} s is cancelled and
             every stake returned.</p>`}
+          ${belowLevel && html`<p class="banner banner-info">Staked tables open at level ${levelNeeded}; you are level ${me.level}.
+            Finish online or friends games to get there.</p>`}
           <${ErrorNote} error=${error} />
           <div class="row">
-            <button type="submit" class="btn btn-primary" disabled=${busy || (mode === 'staked' && stake > me.coins)}>
+            <button type="submit" class="btn btn-primary" disabled=${busy || belowLevel || (mode === 'staked' && stake > me.coins)}>
               ${busy ? 'Please wait…' : mode === 'staked' ? `Stake ${coins(stake || 0)} and find a table` : 'Find a table'}</button>
             <a class="btn btn-ghost" href="#/lobby">Back</a>
           </div>
