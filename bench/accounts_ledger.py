@@ -7,7 +7,9 @@
 With DATABASE_URL unset it uses a temporary SQLite file (not ./data). Against a configured database it migrates it
 and leaves its bench users (`bench<run>_<n>`) and pots (`pot:bench<run>:<n>`) behind: point it at a scratch
 database. Logins go through the whole HTTP stack in-process (httpx on the ASGI app: rate limit, argon2id verify in a
-worker thread, session row, cookie); transfers call the ledger service directly, each in its own transaction.
+worker thread, session row, cookie); transfers call the ledger service directly, each in its own transaction, and
+then the same transfers are made again with no service layer (the same tables, transaction rule and statements a
+correct transfer needs: the key's row, the conditional debit, the credit, both entries), and the rates compared.
 Prints numbers; asserts only that the ledger still balances.
 """
 
@@ -33,7 +35,9 @@ from app.config import Settings  # noqa: E402
 from app.core import migrations  # noqa: E402
 from app.core.db import create_engine  # noqa: E402
 from app.main import create_app  # noqa: E402
+from app.ledger.repository import accounts, entries, transactions  # noqa: E402
 from app.runtime import Runtime  # noqa: E402
+from sqlalchemy import insert, update  # noqa: E402
 
 PASSWORD = "bench password"
 
@@ -124,8 +128,36 @@ async def bench(args: argparse.Namespace) -> None:
                     await runtime.ledger.transfer(session, source, target, rng.randint(1, 100),
                                                   key=f"bench{run}:t:{n}", reason="bench")
 
-            seconds, latencies = await timed(args.transfers, args.concurrency, transfer)
-            report("ledger transfers", args.transfers, seconds, latencies)
+            ours_seconds, latencies = await timed(args.transfers, args.concurrency, transfer)
+            report("ledger transfers", args.transfers, ours_seconds, latencies)
+
+            # The same transfer with no service layer: the same tables, the same transaction (BEGIN IMMEDIATE on
+            # SQLite), the key's row, the conditional debit, the credit (ascending ids) and both entries.
+            async def bare_transfer(n: int) -> None:
+                source, target = pairs[n]
+                amount = rng.randint(1, 100)
+                now = runtime.clock.now()
+                async with runtime.transaction() as session:
+                    transaction_id = (await session.execute(
+                        insert(transactions).values(key=f"bench{run}:bare:{n}", reason="bench", created_at=now)
+                        .returning(transactions.c.id))).scalar_one()
+                    after = {}
+                    for account_id, delta in sorted(((source, -amount), (target, amount))):
+                        statement = update(accounts).where(accounts.c.id == account_id)
+                        if delta < 0:
+                            statement = statement.where(accounts.c.balance >= -delta)
+                        after[account_id] = (await session.execute(
+                            statement.values(balance=accounts.c.balance + delta).returning(accounts.c.balance)
+                        )).scalar_one()
+                    await session.execute(insert(entries), [
+                        {"transaction_id": transaction_id, "account_id": source, "delta": -amount,
+                         "balance_after": after[source], "created_at": now},
+                        {"transaction_id": transaction_id, "account_id": target, "delta": amount,
+                         "balance_after": after[target], "created_at": now}])
+
+            bare_seconds, latencies = await timed(args.transfers, args.concurrency, bare_transfer)
+            report("bare transfers", args.transfers, bare_seconds, latencies)
+            print(f"ledger / bare:       {bare_seconds / ours_seconds:8.2f}x the bare transfer's rate")
 
             async with runtime.transaction() as session:
                 totals = await runtime.ledger.totals(session)

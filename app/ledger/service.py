@@ -114,12 +114,11 @@ class LedgerService:
     async def post(self, session: AsyncSession, key: str, reason: str,
                    postings: Iterable[tuple[int, int]]) -> Posted:
         wanted = _checked(key, reason, postings)
-        existing = await repo.transaction_by_key(session, key)
-        if existing is not None:
-            return await self._replay(session, existing, wanted)
         now = self.clock.now()
         try:
             async with session.begin_nested():
+                # The key first: a repeated key fails here (unique), before any balance moves, and is answered as
+                # a replay; the common first post pays no look-up for it.
                 transaction_id = await repo.insert_transaction(session, key=key, reason=reason, now=now)
                 entries: list[Entry] = []
                 for account_id, delta in wanted:  # ascending account id: the lock order
@@ -131,7 +130,7 @@ class LedgerService:
                     {"transaction_id": transaction_id, "account_id": e.account_id, "delta": e.delta,
                      "balance_after": e.balance_after, "created_at": now} for e in entries])
         except IntegrityError:
-            # Another transaction committed the same key between our look-up and our insert: answer as a replay.
+            # The key was posted before (a retry), or by a transaction that committed it meanwhile: a replay.
             existing = await repo.transaction_by_key(session, key)
             if existing is None:
                 raise
