@@ -54,6 +54,8 @@ class TableState:
     events: list[dict[str, Any]] = field(default_factory=list)
     messages: int = 0
     received_at: float = 0.0
+    node: str | None = None  # the server playing the table, and the seat token it gave (docs/cluster.md)
+    seat_token: str | None = None
 
     def apply(self, message: dict[str, Any]) -> None:
         """Take one table message: a full state (sync, catch_up) or an update's patches, and its events."""
@@ -63,6 +65,8 @@ class TableState:
             self.private = message["private"]
             self.legal = message["legal"]
             self.info = {**message["info"], "my_seat": message["seat"]}
+            self.node = message.get("node", self.node)
+            self.seat_token = message.get("seat_token", self.seat_token)
             if kind == "sync":
                 self.events.clear()
         else:
@@ -125,6 +129,12 @@ class TablestakesClient:
         self._hello = asyncio.Event()
         self._hello_message: dict[str, Any] | None = None
         self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        # Like the browser: after a dropped socket (a server restarting, a crash, a balancer), connect again and
+        # join every table from its last version. Off by default: tests of closing look at the close.
+        self.auto_reconnect = False
+        self.reconnections = 0
+        self._closing = False
+        self._connect_args: dict[str, Any] = {}
 
     async def __aenter__(self) -> TablestakesClient:
         return self
@@ -170,14 +180,18 @@ class TablestakesClient:
     def ws_url(self) -> str:
         return self.base_url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
 
-    async def connect(self, *, cookie: str | None = None, origin: str | None = None) -> dict[str, Any] | None:
-        """Open the socket (with the session cookie) and wait for the server's hello (None if it refused)."""
+    async def connect(self, *, cookie: str | None = None, origin: str | None = None, node: str | None = None
+                      ) -> dict[str, Any] | None:
+        """Open the socket (with the session cookie) and wait for the server's hello (None if it refused). `node`:
+        the name of the server to reach, a hint a load balancer may follow (docs/cluster.md)."""
         cookie = cookie if cookie is not None else self.session_cookie
         headers = {"Cookie": f"ts_session={cookie}"} if cookie else {}
         self._hello.clear()
         self.close_code = None
+        self._closing = False
+        self._connect_args = {"cookie": cookie, "origin": origin, "node": node}
         self.socket = await connect(
-            self.ws_url(),
+            self.ws_url() + (f"?node={node}" if node else ""),
             additional_headers=headers,
             origin=origin or self.origin,
             max_size=2**22,
@@ -213,6 +227,8 @@ class TablestakesClient:
                 if not future.done():
                     future.set_exception(ClientError("connection_closed", f"socket closed ({self.close_code})"))
             self._pending.clear()
+            if self.auto_reconnect and not self._closing and self.close_code not in (4401, 4403, 4409):
+                asyncio.get_running_loop().create_task(self._reconnect())
             async with self._changed:
                 self._changed.notify_all()
 
@@ -260,7 +276,11 @@ class TablestakesClient:
             request_id = next(self._ids)
             future = asyncio.get_running_loop().create_future()
             self._pending[request_id] = future
-            await self.socket.send(json.dumps({**message, "id": request_id}))
+            try:
+                await self.socket.send(json.dumps({**message, "id": request_id}))
+            except ConnectionClosed:
+                self._pending.pop(request_id, None)
+                raise ClientError("connection_closed", "the socket is closed") from None
             reply = await asyncio.wait_for(future, self.timeout)
             if reply["type"] == "error" and reply["code"] == "rate_limited" and attempt < retries_when_limited:
                 await asyncio.sleep(0.1 * (attempt + 1))
@@ -272,13 +292,23 @@ class TablestakesClient:
 
     async def _rejoin(self, table_id: str) -> None:
         state = self.tables.get(table_id)
-        try:
-            await self.join(table_id, since=state.version if state else None)
-        except (ClientError, asyncio.TimeoutError):
-            pass
+        for attempt in range(20):
+            try:
+                await self.join(table_id, since=state.version if state else None,
+                                token=state.seat_token if state else None)
+                return
+            except ClientError as refused:
+                if refused.code not in ("table_unavailable", "no_such_table", "table_moved"):
+                    return
+            except asyncio.TimeoutError:
+                pass
+            await asyncio.sleep(0.25 * (attempt + 1))  # the table is being taken over by a live server
 
-    async def join(self, table_id: str, since: int | None = None) -> dict[str, Any]:
-        return await self.request({"type": "join", "table": table_id, "since": since})
+    async def join(self, table_id: str, since: int | None = None, token: str | None = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"type": "join", "table": table_id, "since": since}
+        if token:
+            message["token"] = token
+        return await self.request(message)
 
     async def leave(self, table_id: str) -> dict[str, Any]:
         return await self.request({"type": "leave", "table": table_id})
@@ -316,7 +346,11 @@ class TablestakesClient:
                     try:
                         await self.act(table_id, action)
                     except ClientError as refused:
-                        if refused.code in ("game_over", "connection_closed"):
+                        if refused.code == "game_over":
+                            continue
+                        if refused.code in ("connection_closed", "table_unavailable", "table_moved", "not_joined"):
+                            # Reconnecting, or the table is moving to another server: look again in a moment.
+                            await asyncio.sleep(0.2)
                             continue
                         # The table moved on between our view and our move (a timer, a bot): look again.
                         if self.tables[table_id].version == version:
@@ -325,7 +359,25 @@ class TablestakesClient:
             await self.wait_for(lambda: table_id in self.tables and (
                 self.tables[table_id].version != version or self.tables[table_id].over), timeout=max(1.0, deadline - time.monotonic()))
 
+    async def _reconnect(self) -> None:
+        """Connect again (with back-off) and join every table from the last version seen."""
+        for attempt in range(40):
+            if self._closing:
+                return
+            await asyncio.sleep(min(2.0, 0.1 * 2**attempt))
+            try:
+                if await self.connect(**self._connect_args) is None:
+                    continue
+            except (OSError, ConnectionClosed, asyncio.TimeoutError, Exception):
+                continue
+            self.reconnections += 1
+            for table_id, state in list(self.tables.items()):
+                if not state.over:
+                    await self._rejoin(table_id)
+            return
+
     async def disconnect(self) -> None:
+        self._closing = True
         if self.socket is not None:
             await self.socket.close()
             if self._reader is not None:

@@ -17,6 +17,9 @@ from app.config import Settings
 log = logging.getLogger("tablestakes")
 
 
+DRAIN_SECONDS = 30.0  # a drain that takes longer is cut short: the lease then moves the tables
+
+
 def uvicorn_options() -> dict[str, Any]:
     """How every node (and the bench's bare relay, to compare like with like) runs its WebSockets."""
     from app.realtime.gateway import MAX_FRAME_BYTES
@@ -49,15 +52,42 @@ def serve(host: str | None, port: int | None) -> int:
     shown_host = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown_host}:{bound_port}"
 
+    app = create_app(settings)
+
     class Server(uvicorn.Server):
+        draining: asyncio.Task | None = None
+        loop: asyncio.AbstractEventLoop | None = None
+
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            self.loop = asyncio.get_running_loop()
             await super().startup(sockets=sockets)
             if not self.should_exit:
                 print(f"Tablestakes is serving on {url}", flush=True)
 
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # SIGTERM drains first (docs/cluster.md): tables handed off, sockets closed with 1012, before uvicorn
+            # closes the WebSockets on its own. A second signal, or SIGINT, stops at once.
+            realtime = getattr(app.state, "realtime", None)
+            if (sig != signal.SIGTERM or self.draining is not None or realtime is None or self.should_exit
+                    or self.loop is None):
+                super().handle_exit(sig, frame)
+                return
+            self.loop.call_soon_threadsafe(self._begin_drain, realtime, sig, frame)  # wakes the loop from a signal
+
+        def _begin_drain(self, realtime: Any, sig: int, frame: Any) -> None:
+            if self.draining is None:
+                self.draining = asyncio.get_running_loop().create_task(self._drain_then_exit(realtime, sig, frame))
+
+        async def _drain_then_exit(self, realtime: Any, sig: int, frame: Any) -> None:
+            try:
+                await asyncio.wait_for(realtime.drain(), DRAIN_SECONDS)
+            except Exception:
+                log.exception("draining did not finish; stopping anyway (the lease hands the tables over)")
+            super().handle_exit(sig, frame)
+
     # One process per node, no --workers (design.md); proxy headers are trusted from loopback only (uvicorn default).
-    config = uvicorn.Config(create_app(settings), log_config=None, access_log=False, proxy_headers=True,
-                            lifespan="on", **uvicorn_options())
+    config = uvicorn.Config(app, log_config=None, access_log=False, proxy_headers=True, lifespan="on",
+                            **uvicorn_options())
     # uvicorn shuts down gracefully on SIGINT/SIGTERM, then re-raises the signal: end quietly with status 0.
     previous = signal.signal(signal.SIGTERM, _stopped)
     try:

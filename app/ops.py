@@ -30,8 +30,10 @@ def _tables(request: Request) -> dict[str, object]:
     if realtime is None:
         return {}
     manager = realtime.tables
+    cluster = realtime.cluster
     return {"node": manager.node_id, "tables": manager.owned(), "failed_tables": manager.failed(),
-            "fenced_writes": manager.store.fenced_writes}
+            "fenced_writes": manager.store.fenced_writes, "sockets": len(realtime.hub.connections()),
+            "relayed_in": cluster.relayed_in if cluster else 0, "relayed_out": cluster.relayed_out if cluster else 0}
 
 
 @router.get("/readyz")
@@ -53,6 +55,10 @@ async def readyz(request: Request, runtime: RuntimeDep) -> JSONResponse:
             log.warning("readiness check failed", extra={"check": name, "error": repr(error)})
             results[name] = "unavailable"
     node = _tables(request)
+    realtime = getattr(request.app.state, "realtime", None)
+    if realtime is not None and realtime.draining:
+        # Leaving the cluster: the balancer must stop sending sockets here (docs/cluster.md, "Drain").
+        return error_response(503, "draining", "This server is leaving; its tables moved to another one.", results)
     if all(value == "ok" for value in results.values()):
         return JSONResponse({"status": "ready", **results, **node})
     return error_response(503, "not_ready", "A backing service does not answer.", results)

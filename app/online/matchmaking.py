@@ -78,6 +78,7 @@ class MatchmakingService:
         self.matchmaker = Matchmaker(runtime.redis)
         self.create_table: TableFactory = create_table or tables.create
         self._watchers: set[asyncio.Task] = set()
+        self._watched: set[str] = set()  # table ids
 
     # --- what players ask --------------------------------------------------------------------------------
 
@@ -291,8 +292,9 @@ class MatchmakingService:
     def _watch(self, table: Any, user_ids: list[int]) -> None:
         """Once the table finishes, its players may queue again."""
         finished = getattr(table, "finished", None)
-        if finished is None:
-            return
+        if finished is None or table.id in self._watched:
+            return  # played on another node (which watches it), or watched already
+        self._watched.add(table.id)
 
         async def watch() -> None:
             await finished.wait()
@@ -304,10 +306,11 @@ class MatchmakingService:
         task = asyncio.get_running_loop().create_task(watch(), name=f"matchmade:{table.id}")
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
+        task.add_done_callback(lambda _: self._watched.discard(table.id))
 
-    async def adopted(self, table: Any) -> None:
-        """A matchmade table this node adopted (after a restart or another node's crash) keeps its players seated
-        until it finishes."""
+    async def adopted(self, table: Any, adopted: bool = True) -> None:
+        """A matchmade table this node plays (made here, or adopted after a restart or another node's crash) keeps
+        its players seated until it finishes."""
         if table.mode in MATCHMADE_MODES and table.status == "playing":
             user_ids = [seat.user_id for seat in table.seats if seat.user_id is not None]
             await self.matchmaker.seat(table.id, user_ids)

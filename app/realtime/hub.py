@@ -67,7 +67,11 @@ class Hub:
     def __init__(self, redis: Any, node_id: str):
         self.redis = redis
         self.node_id = node_id
+        self.cluster: Any = None  # app.realtime.cluster.Cluster: notices for users reach their sockets on every node
+        self.housekeeping_hooks: list[Callable[[], Awaitable[Any]]] = []  # more work for the one timer
         self._by_user: dict[int, dict[Outbound, None]] = {}  # insertion-ordered: the oldest socket first
+        self._by_id: dict[str, Outbound] = {}
+        self._tasks: set[asyncio.Task] = set()
         self._budgets: dict[int, TokenBucket] = {}
         self._housekeeping: asyncio.Task | None = None
         self._stopping = asyncio.Event()
@@ -78,6 +82,7 @@ class Hub:
         """Add a socket; returns the user's oldest sockets beyond `max_per_user`, which the caller closes."""
         sockets = self._by_user.setdefault(connection.user_id, {})
         sockets[connection] = None
+        self._by_id[connection.id] = connection
         surplus: list[Outbound] = []
         if max_per_user is not None and len(sockets) > max_per_user:
             surplus = list(sockets)[: len(sockets) - max_per_user]
@@ -97,6 +102,7 @@ class Hub:
         return bucket
 
     async def unregister(self, connection: Outbound) -> None:
+        self._by_id.pop(connection.id, None)
         sockets = self._by_user.get(connection.user_id)
         if sockets is not None:
             sockets.pop(connection, None)
@@ -108,12 +114,24 @@ class Hub:
         except Exception:  # presence is best effort: a dead node's entries stop counting with its key
             log.warning("could not clear presence of user %s", connection.user_id, exc_info=True)
 
-    def send_to_user(self, user_id: int, message: dict[str, Any]) -> int:
-        """Deliver to every socket of the user on this node; returns how many got it."""
+    def send_to_user(self, user_id: int, message: dict[str, Any], *, everywhere: bool = True) -> int:
+        """Deliver to every socket of the user: here at once, and (`everywhere`) on the other nodes through the
+        cluster. Returns how many sockets on this node got it."""
         sockets = list(self._by_user.get(user_id, ()))
         for connection in sockets:
             connection.deliver(message)
+        if everywhere and self.cluster is not None:
+            self.keep(asyncio.get_running_loop().create_task(
+                self.cluster.broadcast("user", user=user_id, message=message)))
         return len(sockets)
+
+    def keep(self, task: asyncio.Task) -> None:
+        """Hold a background task until it is done (the event loop keeps only weak references)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def connection(self, socket_id: str) -> Outbound | None:
+        return self._by_id.get(socket_id)
 
     def connections_of(self, user_id: int) -> list[Outbound]:
         return list(self._by_user.get(user_id, ()))
@@ -150,6 +168,21 @@ class Hub:
                 await pipe.execute()
         return {user_id for user_id, entries in sockets.items() if any(node in alive for node in entries.values())}
 
+    async def sockets_by_node(self, user_ids: Iterable[int]) -> dict[str, int]:
+        """For each node, how many of these users have a socket there (presence)."""
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for user_id in ids:
+                pipe.hvals(presence_key(user_id))
+            found = await pipe.execute()
+        counts: dict[str, int] = {}
+        for nodes in found:
+            for node in {_text(node) for node in nodes}:
+                counts[node] = counts.get(node, 0) + 1
+        return counts
+
     # ------------------------------------------------------------------------------------------- one timer
 
     def start(self, check_sessions: SessionCheck, *, every: float = HOUSEKEEPING_SECONDS) -> None:
@@ -179,6 +212,11 @@ class Hub:
                 await self.close_ended_sessions(check_sessions)
             except Exception:
                 log.warning("could not re-check the sockets' sessions", exc_info=True)
+            for hook in self.housekeeping_hooks:
+                try:
+                    await hook()
+                except Exception:
+                    log.warning("a housekeeping step failed", exc_info=True)
             try:
                 await asyncio.wait_for(self._stopping.wait(), every)
             except TimeoutError:

@@ -39,6 +39,9 @@ class Join(_Message):
     id: RequestId = None
     table: TableId
     since: Version | None = None
+    token: Annotated[str, Field(max_length=1024)] | None = Field(
+        default=None, description="the seat token of your last full message for this table: it names the server "
+                                  "playing it, so any server can relay you there at once")
 
 
 class Leave(_Message):
@@ -172,6 +175,10 @@ class TableMessage(_Message):
     since: int | None = Field(default=None, description="catch_up only: the version the client named")
     seat: int | None = Field(default=None, description="sync and catch_up: the seat this socket follows (null: a "
                                                        "spectator)")
+    node: str | None = Field(default=None, description="sync and catch_up: the name of the server playing the table "
+                                                       "(reconnect with /ws?node=NAME to reach it directly)")
+    seat_token: str | None = Field(default=None, description="sync and catch_up: send it back with your next join "
+                                                             "of this table (any server then relays you at once)")
     events: list[dict[str, Any]] | None = Field(
         default=None, description="what happened, as this seat may know it; a move made for a person has `auto`: "
                                   "timeout or away")
@@ -212,6 +219,7 @@ CLOSE_TOO_SLOW = 4408  # the client does not read its messages
 CLOSE_TOO_MANY_SOCKETS = 4409  # the user opened more sockets than WS_MAX_SOCKETS_PER_USER: the oldest is closed
 CLOSE_MESSAGE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001  # the server is shutting down
+CLOSE_SERVICE_RESTART = 1012  # this server is leaving (a drain): reconnect now, another one has your tables
 
 CLOSE_CODES = {
     CLOSE_UNAUTHORIZED: "unauthorized: no valid session cookie",
@@ -221,6 +229,7 @@ CLOSE_CODES = {
     CLOSE_TOO_MANY_SOCKETS: "too many connections for this user: the oldest was closed (do not reconnect by itself)",
     CLOSE_MESSAGE_TOO_BIG: "message too big",
     CLOSE_GOING_AWAY: "server shutting down",
+    CLOSE_SERVICE_RESTART: "this server is leaving: reconnect at once (the balancer sends you to another one)",
 }
 
 

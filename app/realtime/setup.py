@@ -10,12 +10,14 @@ from fastapi import FastAPI
 
 from app.online.service import OnlinePlay
 from app.realtime import protocol
+from app.realtime.cluster import Cluster
 from app.realtime.gateway import websocket_endpoint
 from app.realtime.hub import Hub
 from app.realtime.service import Realtime
 from app.rooms.service import RoomService
 from app.tables.actor import TableTiming
 from app.tables.manager import TableManager
+from app.tables import tokens
 from app.tables.ownership import NodeIdentity, Ownership
 from app.tables.store import TableStore
 
@@ -45,16 +47,22 @@ async def open_realtime(app: FastAPI, runtime: Any) -> AsyncIterator[Realtime]:
     """Start the live layers on an open runtime; resume unfinished tables; stop them all on the way out."""
     settings = runtime.settings
     store = TableStore(runtime)
-    ownership = Ownership(runtime, NodeIdentity.new(settings.node_name or None), settings.owner_lease_seconds)
+    ownership = Ownership(runtime, NodeIdentity.new(settings.node_name or None), settings.owner_lease_seconds,
+                          tokens.key_fingerprint(runtime.secret_key))
     tables = TableManager(runtime, store, table_timing(settings), ownership)
     hub = Hub(runtime.redis, ownership.node_id)
+    cluster = Cluster(runtime.redis, ownership.node_id)
+    hub.cluster = cluster
     online = OnlinePlay(runtime, tables, hub)
     online.install(store)  # boosts multiply prizes, online tables add league points
-    realtime = Realtime(hub, tables, online)
+    realtime = Realtime(hub, tables, online, cluster, runtime.secret_key)
+    online.matchmaking.create_table = realtime.create_table  # a new table goes to its players' node
+    hub.housekeeping_hooks.append(realtime.prune_remote_listeners)
     app.state.realtime = realtime
     app.state.rooms = RoomService(runtime)
     app.state.online = online
     runtime.accounts.session_end_listeners.append(realtime.close_sessions)
+    await cluster.start()  # this node's channel to the others (relays, notices), before any table is adopted
     await tables.start()  # this node's heartbeat, and the tables of nodes that are gone (a restart's own)
     await online.start()  # matchmaking's fill times and the league's weeks, in one background loop
     hub.start(runtime.accounts.ended_sessions)  # one timer for every socket: sessions re-checked, presence kept
@@ -64,5 +72,7 @@ async def open_realtime(app: FastAPI, runtime: Any) -> AsyncIterator[Realtime]:
         runtime.accounts.session_end_listeners.remove(realtime.close_sessions)
         await online.stop()
         await hub.stop()
-        await hub.close_all(protocol.CLOSE_GOING_AWAY, "server shutting down")
+        if not realtime.draining:
+            await hub.close_all(protocol.CLOSE_GOING_AWAY, "server shutting down")
         await tables.shutdown()
+        await cluster.stop()

@@ -213,6 +213,8 @@ class TableActor:
         self._sent_info: dict[str, Any] | None = None
         self._sent_private: dict[int, dict[str, Any]] = {}
         self._sent_legal: dict[int, list[Action]] = {}
+        self.node_name = ""  # the name of the node playing it (clients pass it to the load balancer as a hint)
+        self.sign_seat: Callable[[TableActor, int], str] | None = None  # a seat token for a seat (tokens.py)
         self.finished = asyncio.Event()  # settled or cancelled: the table is over
         self.ended = asyncio.Event()  # the actor stopped running this table (over, lost, failed, stopped)
 
@@ -876,6 +878,10 @@ class TableActor:
         info = self.describe()
         self._sent_public, self._sent_info = public, info  # what everyone has now (see _on_connect)
         message: dict[str, Any] = {"type": "sync", "table": self.id, "version": self.version, "seat": seat}
+        if self.node_name:
+            message["node"] = self.node_name
+        if seat is not None and self.sign_seat is not None:
+            message["seat_token"] = self.sign_seat(self, seat)
         oldest = self._events[0][0] if self._events else self.version + 1
         if since is not None and since <= self.version and since + 1 >= oldest:
             message["type"] = "catch_up"

@@ -94,13 +94,15 @@ async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAu
 
 @router.get("/tables/mine")
 async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, Any]:
-    """Tables I sit at that are still being played (to come back to after a reload or from another device)."""
-    tables = realtime(request).tables.tables_of(auth.user.id)
-    return {"tables": [
-        TableOut(id=t.id, game=t.game_name, mode=t.mode, status=t.status, seat=t.seat_of(auth.user.id),
-                 version=t.version).model_dump()
-        for t in tables if t.status == "playing"
-    ]}
+    """Tables I sit at that are still being played (to come back to after a reload or from another device), on
+    whichever server plays them."""
+    manager = realtime(request).tables
+    found = []
+    for row, seat in await manager.store.tables_of(auth.user.id):
+        here = manager.get(row.id)  # played on this node: its version now, not its last snapshot's
+        found.append(TableOut(id=row.id, game=row.game, mode=row.mode, status=row.status, seat=seat,
+                              version=here.version if here is not None else row.version).model_dump())
+    return {"tables": found}
 
 
 @router.get("/games/history", responses=errors((422, "bad_cursor")))

@@ -18,6 +18,7 @@ from typing import Any
 
 from app.games.registry import get_game
 from app.games.rng import HashRandom, new_seed
+from app.tables import tokens
 from app.tables.actor import LogEntry, Seat, TableActor, TableTiming
 from app.tables.models import LiveTable
 from app.tables.ownership import Ownership
@@ -46,7 +47,9 @@ class TableManager:
         self._janitor: asyncio.Task | None = None
         self._keeper: asyncio.Task | None = None
         self._stopping = asyncio.Event()
-        self.listeners: list[Any] = []  # called with each table this node adopts (matchmaking seats its players)
+        # Called with each table this node starts playing, made here or adopted (matchmaking keeps its players
+        # seated; the cluster tells sockets following an adopted table through its old owner to join it again).
+        self.listeners: list[Any] = []
 
     @property
     def node_id(self) -> str:
@@ -58,8 +61,30 @@ class TableManager:
         """Register this node, adopt what has no live owner, and keep both up to date in the background."""
         if self.ownership is not None:
             await self.ownership.register()
+            await self._check_cluster()
             await self.adopt_orphans()
             self._keeper = asyncio.get_running_loop().create_task(self._keep_ownership(), name="table-ownership")
+
+    async def _check_cluster(self) -> None:
+        """Other live nodes on this database make this a cluster: they must share SECRET_KEY (seat tokens) and a
+        real Redis (relays, notices, matchmaking). Refuse to start otherwise, rather than play tables apart."""
+        assert self.ownership is not None
+        others = await self.ownership.others_alive()
+        if not others:
+            return
+        settings = self.runtime.settings
+        problems = []
+        if settings.secret_key is None or not settings.secret_key.get_secret_value():
+            problems.append("set SECRET_KEY explicitly, the same on every node")
+        elif any(node.key_fingerprint != self.ownership.key_fingerprint for node in others):
+            problems.append("SECRET_KEY differs from the other nodes' (it must be the same on every node)")
+        if settings.redis_url.startswith("memory://"):
+            problems.append("set REDIS_URL to the Redis server the other nodes use (memory:// is this process's own)")
+        if problems:
+            await self.ownership.stop()
+            names = ", ".join(sorted({node.name for node in others}))
+            raise RuntimeError(f"other nodes ({names}) use this database, so this node is part of a cluster: "
+                               + "; ".join(problems))
 
     async def _keep_ownership(self) -> None:
         assert self.ownership is not None
@@ -71,15 +96,15 @@ class TableManager:
             except TimeoutError:
                 pass
             try:
-                if not await self.ownership.heartbeat():
+                if not await self.ownership.heartbeat(self.owned()):
                     log.error("this node's incarnation row is gone or stopped; its tables are not its own any more")
                 await self.adopt_orphans()
             except Exception:
                 log.warning("heartbeat or adoption failed; trying again", exc_info=True)
 
-    async def shutdown(self) -> None:
-        """A clean stop: every table's last snapshot, then each is released so another node (or this one, once
-        restarted) adopts it at once; then this incarnation is marked stopped."""
+    async def hand_off(self) -> int:
+        """Give every table up: its actor stops (after a last snapshot), then the table is released, fenced, so a
+        live node adopts it at once. This node adopts nothing more. Returns how many tables were released."""
         self._stopping.set()  # besides the cancel: a database call in flight may swallow it
         for task in (self._keeper, self._janitor):
             if task is not None:
@@ -88,22 +113,30 @@ class TableManager:
         self._keeper = self._janitor = None
         tables = list(self.tables.values())
         await asyncio.gather(*(table.stop() for table in tables), return_exceptions=True)
+        released = 0
         if self.ownership is not None:
             for table in tables:
                 if table.status != "playing":
                     continue
                 try:
                     async with self.runtime.transaction() as session:
-                        await self.ownership.release(session, table.id, table.epoch)
+                        released += await self.ownership.release(session, table.id, table.epoch)
                 except Exception:
                     log.warning("could not release table %s (it is adopted after the lease)", table.id,
                                 exc_info=True)
+        self.tables.clear()
+        return released
+
+    async def shutdown(self) -> None:
+        """A clean stop: the tables handed off (a restarted process, or another node, adopts them at once), then
+        this incarnation is marked stopped."""
+        await self.hand_off()
+        if self.ownership is not None:
             try:
                 await self.ownership.stop()
             except Exception:
                 log.warning("could not mark this node stopped (its tables are adopted after the lease)",
                             exc_info=True)
-        self.tables.clear()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -141,6 +174,7 @@ class TableManager:
         # The deal is on disk, owned by this node, before anyone plays.
         await self.store.insert(table, table.take_snapshot())
         self._run(table)
+        await self._tell_listeners(table)
         return table
 
     def get(self, table_id: str) -> TableActor | None:
@@ -151,6 +185,9 @@ class TableManager:
 
     def _run(self, table: TableActor) -> None:
         self.tables[table.id] = table
+        if self.ownership is not None:
+            table.node_name = self.ownership.identity.name
+            table.sign_seat = self._sign_seat
         table.start()
         self._spawn(self._watch(table))
         if self._janitor is None:
@@ -190,7 +227,7 @@ class TableManager:
 
     async def adopt_orphans(self) -> int:
         """Adopt every live table whose owner is gone. Returns how many were adopted here."""
-        if self.ownership is None:
+        if self.ownership is None or self._stopping.is_set():
             return 0
         adopted = 0
         for table_id, epoch in await self.ownership.adoptable():
@@ -221,14 +258,17 @@ class TableManager:
             await self._cancel_unresumable(row, epoch)
             return None
         self._run(table)
-        for listener in self.listeners:
-            try:
-                await listener(table)
-            except Exception:
-                log.exception("a listener failed for adopted table %s", table_id)
+        await self._tell_listeners(table, adopted=True)
         log.info("adopted table %s (epoch %s, version %s) in %.0f ms", table_id, epoch, table.version,
                  (time.monotonic() - started) * 1000, extra={"table": table_id})
         return table
+
+    async def _tell_listeners(self, table: TableActor, *, adopted: bool = False) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(table, adopted)
+            except Exception:
+                log.exception("a listener failed for table %s", table.id)
 
     async def _resume(self, row: LiveTable, epoch: int) -> TableActor:
         """The table as it was after its last logged entry: the snapshot, then the log after it replayed."""
@@ -264,6 +304,15 @@ class TableManager:
             await self.store.abandon(stand_in, "it could not be resumed")  # type: ignore[arg-type]
         except Exception:
             log.exception("could not cancel unresumable table %s", row.id)
+
+    def _sign_seat(self, table: TableActor, seat: int) -> str:
+        return tokens.sign(self.runtime.secret_key, table=table.id, user=table.seats[seat].user_id or 0, seat=seat,
+                           node=self.node_id, epoch=table.epoch)
+
+    async def alive_nodes(self, node_ids: list[str]) -> set[str]:
+        if self.ownership is None:
+            return {self.node_id} & set(node_ids)
+        return await self.ownership.alive_nodes(node_ids)
 
     def owned(self) -> int:
         return sum(1 for table in self.tables.values() if table.status == "playing")

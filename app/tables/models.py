@@ -24,6 +24,8 @@ class ClusterNode(Base):
     started_at: Mapped[datetime] = mapped_column(UTCDateTime())
     heartbeat: Mapped[float] = mapped_column(Float)  # seconds since the epoch, on the database's clock
     stopped: Mapped[bool] = mapped_column(Boolean, default=False)  # shut down cleanly: its tables are free now
+    key_fingerprint: Mapped[str] = mapped_column(String(32), default="")  # tokens.key_fingerprint(SECRET_KEY)
+    tables: Mapped[int] = mapped_column(Integer, default=0)  # tables it plays, as of its last heartbeat (its load)
 
 
 class LiveTable(Base):
@@ -49,6 +51,17 @@ class LiveTable(Base):
     owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     log_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # entries logged at the snapshot
     snapshot_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # entries `state` includes
+
+
+class TableSeat(Base):
+    """Who sits at a live table, for finding a player's tables whichever node plays them."""
+
+    __tablename__ = "table_seats"
+    __table_args__ = (Index("ix_table_seats_user_id", "user_id"),)
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
 
 
 class TableAction(Base):

@@ -59,10 +59,11 @@ def _pid_alive(pid: int) -> bool:
 class Ownership:
     """This node's incarnation row, its heartbeat, and the adoption of tables whose owner is gone."""
 
-    def __init__(self, runtime: Any, identity: NodeIdentity, lease_seconds: float):
+    def __init__(self, runtime: Any, identity: NodeIdentity, lease_seconds: float, key_fingerprint: str = ""):
         self.runtime = runtime
         self.identity = identity
         self.lease_seconds = lease_seconds
+        self.key_fingerprint = key_fingerprint
 
     @property
     def node_id(self) -> str:
@@ -74,7 +75,8 @@ class Ownership:
         identity = self.identity
         async with self.runtime.transaction() as session:
             session.add(ClusterNode(id=identity.id, name=identity.name, host=identity.host, pid=identity.pid,
-                                    started_at=self.runtime.clock.now(), heartbeat=0.0, stopped=False))
+                                    started_at=self.runtime.clock.now(), heartbeat=0.0, stopped=False,
+                                    key_fingerprint=self.key_fingerprint, tables=0))
             await session.flush()
             await session.execute(update(ClusterNode).where(ClusterNode.id == identity.id)
                                   .values(heartbeat=db_now(session)))
@@ -85,13 +87,14 @@ class Ownership:
                 await session.execute(update(ClusterNode).where(ClusterNode.id.in_(dead)).values(stopped=True))
                 log.info("earlier incarnations on this host are gone: %s", ", ".join(dead))
 
-    async def heartbeat(self) -> bool:
-        """Refresh this node's heartbeat (its row is written again if it went missing). False if another process
-        marked this incarnation stopped: its tables may be adopted elsewhere, and fencing stops its writes."""
+    async def heartbeat(self, tables: int = 0) -> bool:
+        """Refresh this node's heartbeat and load (its row is written again if it went missing). False if another
+        process marked this incarnation stopped: its tables may be adopted elsewhere, and fencing stops its
+        writes."""
         async with self.runtime.transaction() as session:
             result = await session.execute(update(ClusterNode).where(ClusterNode.id == self.node_id,
                                                                       ClusterNode.stopped.is_(False))
-                                           .values(heartbeat=db_now(session)))
+                                           .values(heartbeat=db_now(session), tables=tables))
             if result.rowcount == 1:
                 return True
             if await session.get(ClusterNode, self.node_id) is not None:
@@ -118,6 +121,41 @@ class Ownership:
                                          .where(LiveTable.status == "playing", self._owner_gone(session))
                                          .order_by(LiveTable.created_at))
             return [(table_id, epoch) for table_id, epoch in rows.all()]
+
+    async def owner_of(self, table_id: str) -> tuple[str | None, str, bool] | None:
+        """Who plays a table now: (owner incarnation or None, the table's status, whether that owner is alive);
+        None if there is no such live table."""
+        async with self.runtime.reader() as session:
+            alive = exists().where(ClusterNode.id == LiveTable.owner, ClusterNode.stopped.is_(False),
+                                   ClusterNode.heartbeat >= db_now(session) - self.lease_seconds)
+            row = (await session.execute(select(LiveTable.owner, LiveTable.status, alive)
+                                         .where(LiveTable.id == table_id))).first()
+        return None if row is None else (row[0], row[1], bool(row[2]))
+
+    async def alive_nodes(self, node_ids: list[str]) -> set[str]:
+        """Of these incarnations, the ones alive now (heartbeat within the lease, not stopped)."""
+        if not node_ids:
+            return set()
+        async with self.runtime.reader() as session:
+            rows = await session.scalars(select(ClusterNode.id).where(
+                ClusterNode.id.in_(node_ids), ClusterNode.stopped.is_(False),
+                ClusterNode.heartbeat >= db_now(session) - self.lease_seconds))
+            return set(rows)
+
+    async def least_loaded(self) -> str | None:
+        """The live incarnation playing the fewest tables (as of the heartbeats)."""
+        async with self.runtime.reader() as session:
+            return await session.scalar(select(ClusterNode.id).where(
+                ClusterNode.stopped.is_(False), ClusterNode.heartbeat >= db_now(session) - self.lease_seconds)
+                .order_by(ClusterNode.tables, ClusterNode.id).limit(1))
+
+    async def others_alive(self) -> list[ClusterNode]:
+        """The other live incarnations (for the start-up checks of a cluster)."""
+        async with self.runtime.reader() as session:
+            rows = await session.scalars(select(ClusterNode).where(
+                ClusterNode.id != self.node_id, ClusterNode.stopped.is_(False),
+                ClusterNode.heartbeat >= db_now(session) - self.lease_seconds))
+            return list(rows)
 
     async def adopt(self, session: AsyncSession, table_id: str, seen_epoch: int) -> int | None:
         """Take the table if its owner is still gone and nobody took it since `seen_epoch`: the new epoch, or None

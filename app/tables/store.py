@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.accounts.models import User
 from app.core import strict_json
 from app.games.registry import get_game
-from app.tables.models import GameRecord, GameRecordPlayer, LiveTable, TableAction
+from app.tables.models import GameRecord, GameRecordPlayer, LiveTable, TableAction, TableSeat
 from app.tables.rewards import Reward, RewardRules, Table, table_rewards
 
 if TYPE_CHECKING:
@@ -186,6 +186,8 @@ class TableStore:
                                   status="playing", version=snapshot.version, state=snapshot.state,
                                   table=snapshot.data, created_at=now, updated_at=now, owner=self.node_id,
                                   owner_epoch=table.epoch, log_seq=snapshot.seq, snapshot_seq=snapshot.seq))
+            session.add_all([TableSeat(table_id=table.id, user_id=seat.user_id, seat=index)
+                             for index, seat in enumerate(table.seats) if seat.user_id is not None])
 
     async def snapshot(self, table: TableActor, snapshot: Snapshot) -> None:
         """Store a snapshot, unless a newer one is there; fenced, and never on a table that is no longer played."""
@@ -314,6 +316,15 @@ class TableStore:
             total = sum(amount for _, amount in pot_shares)
             await ledger.settle(session, f"pot:{table.id}:payout", f"{title} staked table: pot shared by the winners",
                                 [(pot, -total), *pot_shares])
+
+    async def tables_of(self, user_id: int) -> list[tuple[LiveTable, int]]:
+        """The live tables a user sits at, on any node, with their seat."""
+        async with self.runtime.reader() as session:
+            rows = await session.execute(select(LiveTable, TableSeat.seat)
+                                         .join(TableSeat, TableSeat.table_id == LiveTable.id)
+                                         .where(TableSeat.user_id == user_id, LiveTable.status == "playing")
+                                         .order_by(LiveTable.created_at))
+            return [(table, seat) for table, seat in rows.all()]
 
     async def row(self, table_id: str) -> LiveTable | None:
         async with self.runtime.reader() as session:

@@ -28,6 +28,8 @@ def upgrade() -> None:
     sa.Column('started_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('heartbeat', sa.Float(), nullable=False),
     sa.Column('stopped', sa.Boolean(), nullable=False),
+    sa.Column('key_fingerprint', sa.String(length=32), nullable=False),
+    sa.Column('tables', sa.Integer(), nullable=False),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_cluster_nodes'))
     )
     op.create_table('table_actions',
@@ -39,6 +41,14 @@ def upgrade() -> None:
     sa.Column('version', sa.Integer(), nullable=False),
     sa.PrimaryKeyConstraint('table_id', 'seq', name=op.f('pk_table_actions'))
     )
+    op.create_table('table_seats',
+    sa.Column('table_id', sa.String(length=32), nullable=False),
+    sa.Column('user_id', sa.Integer(), nullable=False),
+    sa.Column('seat', sa.Integer(), nullable=False),
+    sa.PrimaryKeyConstraint('table_id', 'user_id', name=op.f('pk_table_seats'))
+    )
+    with op.batch_alter_table('table_seats', schema=None) as batch_op:
+        batch_op.create_index('ix_table_seats_user_id', ['user_id'], unique=False)
     with op.batch_alter_table('live_tables', schema=None) as batch_op:
         batch_op.add_column(sa.Column('owner', sa.String(length=64), nullable=True))
         batch_op.add_column(sa.Column('owner_epoch', sa.Integer(), server_default='0', nullable=False))
@@ -53,4 +63,7 @@ def downgrade() -> None:
         batch_op.drop_column('owner_epoch')
         batch_op.drop_column('owner')
     op.drop_table('table_actions')
+    with op.batch_alter_table('table_seats', schema=None) as batch_op:
+        batch_op.drop_index('ix_table_seats_user_id')
+    op.drop_table('table_seats')
     op.drop_table('cluster_nodes')

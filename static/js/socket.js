@@ -34,6 +34,7 @@ class Connection {
     this.pending = new Map(); // request id -> {resolve, reject}
     this.tables = new Map(); // table id -> {version, joining, handlers, state: {public, private, legal, info}}
     this.serverSkew = 0; // server clock minus this browser's, in seconds (from hello and every pong)
+    this.nodeHint = null; // the server playing the table last joined: reconnect there (docs/cluster.md)
     this.noticeHandlers = new Set();
     this.retryTimer = null;
     this.countdown = null;
@@ -82,7 +83,9 @@ class Connection {
     this.clearTimers();
     setStore({ connection: this.opened ? 'reconnecting' : 'connecting', retryIn: 0 });
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+    // A hint for the load balancer: the server that plays our table, so our moves need no relaying.
+    const hint = this.nodeHint ? `?node=${encodeURIComponent(this.nodeHint)}` : '';
+    const ws = new WebSocket(`${scheme}//${location.host}/ws${hint}`);
     this.ws = ws;
     this.ready = false;
     ws.onmessage = (event) => {
@@ -152,6 +155,8 @@ class Connection {
     const numbered = events.map((event, index) => ({ ...event, version: first + index }));
     const seen = entry.version;
     if (message.type === 'sync' || message.type === 'catch_up') {
+      if (message.seat_token) entry.token = message.seat_token;
+      if (message.node) this.nodeHint = message.node;
       entry.state = {
         public: message.public, private: message.private, legal: message.legal,
         info: { ...message.info, my_seat: message.seat },
@@ -268,7 +273,9 @@ class Connection {
 
   join(entry) {
     entry.joining = true;
-    this.request({ type: 'join', table: entry.id, since: entry.version })
+    const join = { type: 'join', table: entry.id, since: entry.version };
+    if (entry.token) join.token = entry.token; // names the server playing it: any server relays us there at once
+    this.request(join)
       .then((ack) => {
         entry.joining = false;
         entry.handlers.onJoined?.(ack);
@@ -281,7 +288,7 @@ class Connection {
 
   /** Receive a table's messages (joining now, and again after every reconnection). Returns the way to stop. */
   watch(tableId, handlers) {
-    const entry = { id: tableId, version: null, joining: false, handlers, state: null };
+    const entry = { id: tableId, version: null, joining: false, handlers, state: null, token: null };
     this.tables.set(tableId, entry);
     if (this.ready) this.join(entry);
     return () => {

@@ -29,6 +29,7 @@ from app.ledger.models import LedgerAccount, LedgerTransaction
 from app.runtime import open_runtime
 from app.tables.actor import LogEntry, Seat, TableActor
 from app.tables.models import GameRecord, LiveTable, TableAction
+from tests.support import backends
 from tests.support.harness import PASSWORD, reach_staked_level, wipe
 from tests.support.server import ServeProcess
 from tests.support.waiting import eventually
@@ -61,12 +62,17 @@ class Servers:
         self.root = root
         self.env = env
         self.started: list[ServeProcess] = []
+        self.refused = 0
 
     async def start(self, name: str) -> ServeProcess:
-        workdir = self.root / f"{name}-{len(self.started)}"
+        workdir = self.root / f"{name}-{len(self.started) + self.refused}"
         workdir.mkdir()
         env = {**self.env, "DATA_DIR": str(workdir / "data"), "NODE_NAME": name}
-        server = await asyncio.to_thread(ServeProcess, workdir, env=env)
+        try:
+            server = await asyncio.to_thread(ServeProcess, workdir, env=env)
+        except RuntimeError:
+            self.refused += 1
+            raise
         self.started.append(server)
         return server
 
@@ -235,10 +241,23 @@ async def test_a_killed_server_resumes_its_table_where_the_players_were_and_pays
         await client.close()
 
 
-async def test_a_second_server_adopts_nothing_while_the_owner_lives_and_everything_once_it_is_killed(shared, servers):
+async def test_a_second_server_adopts_nothing_while_the_owner_lives_and_everything_once_it_is_killed(
+        shared, servers, backend):
     settings, _ = shared
     owner = await servers.start("alpha")
     clients, table_id = await staked_pair(settings, owner.url)
+    if backend == "embedded":
+        # A second process on the same SQLite file, each with its own in-process Redis, would be two servers playing
+        # apart: it refuses to start, and the first plays on.
+        with pytest.raises(RuntimeError):
+            await servers.start("beta")
+        log = (servers.root / f"beta-{len(servers.started) + servers.refused - 1}" / "server.log").read_text()
+        assert "part of a cluster" in log and "REDIS_URL" in log and "SECRET_KEY" not in log.split("cluster:")[1]
+        await play_moves(clients, table_id, 4)
+        assert readyz(owner)["tables"] == 1
+        for client in clients:
+            await client.close()
+        return
     other = await servers.start("beta")
     await play_moves(clients, table_id, 6)
     await asyncio.sleep(3 * LEASE)  # several of beta's adoption rounds
@@ -266,6 +285,7 @@ async def test_a_second_server_adopts_nothing_while_the_owner_lives_and_everythi
         await client.close()
 
 
+@pytest.mark.parametrize("backend", ["services"] if backends.SERVICES else [])  # two nodes need a shared Redis
 async def test_an_owner_paused_past_its_lease_cannot_write_once_it_wakes(shared, servers):
     settings, _ = shared
     stale = await servers.start("stale")
