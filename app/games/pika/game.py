@@ -264,12 +264,14 @@ class Pika(Game):
             move = self._parse_play(seat, action)
             return self._play(seat, move)
         if kind == "pika":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             return self._call_pika(seat)
         if kind == "reorder":
             return self._reorder(seat, action)
         if kind == "draw":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             self._check_turn(seat)
             if self.drawn >= 0:
                 raise IllegalAction("already_drew", "you drew already: play the card you drew or keep it")
@@ -279,13 +281,15 @@ class Pika(Game):
                 )
             return self._draw(seat)
         if kind == "keep":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             self._check_turn(seat)
             if self.drawn < 0:
                 raise IllegalAction("nothing_drawn", "keeping is only for a card you just drew")
             return self._keep(seat)
         if kind == "take_stack":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             self._check_turn(seat)
             if not self.stack:
                 raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
