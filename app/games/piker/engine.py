@@ -91,6 +91,7 @@ from app.games.piker.securing import best_allocation, is_minimal_way, minimal_wa
 from app.games.rng import RandomSource, random_from_state
 
 ROUNDS = 6  # piker.md: the game lasts 6 rounds
+VICTORY_POINTS = {card: victory_points(card) for card in DECK}  # per card id, what it is worth on the table
 STARTING_DICE = 5  # piker.md: each has 5 dice of their colour
 
 
@@ -154,8 +155,14 @@ def _secured_score(secured: tuple[str, ...], dividends: int) -> int:
     return final_score(secured, [DIVIDEND] * dividends)["total"]
 
 
-def _copy_flat(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
+def _copy_round_record(entry: dict[str, Any]) -> dict[str, Any]:
+    """A round of the history (see _end_round), copied for a view: numbers and flat lists of numbers."""
+    return {
+        **entry,
+        "won_a_card": list(entry["won_a_card"]),
+        "victory_points_on_table": list(entry["victory_points_on_table"]),
+        "secured_score": list(entry["secured_score"]),
+    }
 
 
 def _copy_choices(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -328,8 +335,11 @@ class Piker(Game):
     def victory_points_on_table(self, seat: int) -> int:
         """piker.md step 6: secured and unsecured investment cards together, plus Dividends."""
         player = self.s["players"][seat]
-        return sum(victory_points(c) for c in player["secured"] + player["unsecured"]) + DIVIDEND_POINTS * len(
-            player["dividends"]
+        points = VICTORY_POINTS.__getitem__
+        return (
+            sum(map(points, player["secured"]))
+            + sum(map(points, player["unsecured"]))
+            + DIVIDEND_POINTS * len(player["dividends"])
         )
 
     def _discard(self, card: str, face_up: bool) -> None:
@@ -435,9 +445,9 @@ class Piker(Game):
         s = self.s
         actions = []
         am_open = self._after_market_open() > 0
+        slots = range(len(s["market"]))
         for pips in sorted(set(s["hands"][seat]), reverse=True):
-            for slot in range(len(s["market"])):
-                actions.append({"type": "place_die", "pips": pips, "on": "card", "slot": slot})
+            actions += [{"type": "place_die", "pips": pips, "on": "card", "slot": slot} for slot in slots]
             if am_open:
                 actions.append({"type": "place_die", "pips": pips, "on": "after_market"})
         return actions
@@ -952,8 +962,7 @@ class Piker(Game):
                 "face_up": [face(d["card"]) for d in s["discard"] if d["face_up"]],
                 "face_down": face_down_discards,
             },
-            # one round's record: numbers and flat lists of numbers
-            "history": [{key: _copy_flat(value) for key, value in entry.items()} for entry in s["log"]],
+            "history": [_copy_round_record(entry) for entry in s["log"]],
         }
         if s["result"] is not None:
             view["final"] = copy.deepcopy(s["result"])
