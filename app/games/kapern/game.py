@@ -146,7 +146,7 @@ class Kapern(Game):
         return [i for i, face in enumerate(self.turn["dice"]) if face == SKULL]
 
     def _skulls(self) -> int:
-        return len(self._skull_dice()) + CARDS[self.turn["card"]].skulls
+        return self.turn["dice"].count(SKULL) + CARDS[self.turn["card"]].skulls
 
     def _free_dice(self) -> tuple[int, ...]:
         """Dice that may be rolled: not a skull, not on Treasure Island."""
@@ -299,7 +299,7 @@ class Kapern(Game):
         seat = t["seat"]
         events: list[Event] = []
         first = t["rolls"] == 0
-        skulls_before = len(self._skull_dice())
+        skulls_before = t["dice"].count(SKULL)
         guardian_die = next((i for i in dice if t["dice"][i] == SKULL), None)
         if guardian_die is not None:
             t["guardian_used"] = True
@@ -320,7 +320,7 @@ class Kapern(Game):
         card = CARDS[t["card"]]
         if t["skull_island"]:
             # kapern.md: on Skull Island the turn ends when a roll adds no skull.
-            if len(self._skull_dice()) == skulls_before:
+            if t["dice"].count(SKULL) == skulls_before:
                 self._finish_turn(SKULL_ISLAND, "a roll added no skull on Skull Island", events)
             elif not self._free_dice() and not any(t["on_chest"]):
                 self._finish_turn(SKULL_ISLAND, "every die shows a skull", events)
@@ -516,8 +516,8 @@ class Kapern(Game):
             else:
                 state = "free"
             dice.append({"die": i, "face": face, "state": state})
-        skull_dice = len(self._skull_dice())
-        sabers = sum(1 for face in t["dice"] if face == SABER)
+        skull_dice = t["dice"].count(SKULL)
+        sabers = t["dice"].count(SABER)
         if not rolled:
             phase = "first_roll"
         elif t["skull_island"]:
@@ -669,8 +669,12 @@ def _copy_turn(turn: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
     """A finished turn's record, copied so that no caller shares a list with the state."""
-    copy = dict(record)
-    for key in ("dice", "on_chest", "changes", "scores", "scoring_dice"):
-        copy[key] = list(record[key])
-    copy["lines"] = [dict(line) for line in record["lines"]]
-    return copy
+    return {
+        **record,
+        "dice": list(record["dice"]),
+        "on_chest": list(record["on_chest"]),
+        "changes": list(record["changes"]),
+        "scores": list(record["scores"]),
+        "scoring_dice": list(record["scoring_dice"]),
+        "lines": [dict(line) for line in record["lines"]],
+    }
