@@ -47,7 +47,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import compress
 from typing import Any
 
 from app.games.base import Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
@@ -683,7 +682,7 @@ class Pika(Game):
             "draw_pile": len(self.pile),
             "discard_size": len(self.discard),
             # every card in the discard pile was played face up; by name, in card order
-            "discard_cards": dict(zip(compress(NAMES, counts), compress(counts, counts))),
+            "discard_cards": {NAMES[card]: count for card, count in enumerate(counts) if count},
             "deciding_drawn_card": self.drawn >= 0,  # the player to act drew a playable card
             "alerts": [{"seat": alerted, "may_call": False} for alerted in self.alerts],
             "alert_seconds": self.alert_seconds,
