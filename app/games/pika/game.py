@@ -672,7 +672,7 @@ class Pika(Game):
             "game": "pika",
             "seat": None,
             "seats": self.seat_count,
-            "to_act": [] if self.over else [self.turn],
+            "to_act": self.acting_seats(),
             "turn": None if self.over else self.turn,
             "direction": "clockwise" if self.step == 1 else "counterclockwise",
             "hand_counts": [len(hand) for hand in self.hands],
