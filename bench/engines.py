@@ -83,7 +83,9 @@ def _selected(workloads, only: str | None):
 # ---------------------------------------------------------------------------------------------- games/s
 
 
-def play_random(game_name: str, players: int, games: int, seed: Any, agent_cls: type = RandomAgent) -> tuple[float, int]:
+def play_random(
+    game_name: str, players: int, games: int, seed: Any, agent_cls: type = RandomAgent
+) -> tuple[float, int]:
     """(seconds, decisions) for `games` games of random agents through the simulate driver."""
     cls = get_game(game_name)
     options = cls.check_options(players, None)
@@ -150,7 +152,7 @@ def record_games(game_name: str, players: int, games: int) -> list[list[tuple[in
     return logs
 
 
-def replay(game_name: str, players: int, logs, kinds: tuple[str, ...], timed: bool = True) -> dict[str, list[float]]:
+def replay(game_name: str, players: int, logs, kinds: tuple[str, ...]) -> dict[str, list[float]]:
     """Replay the logs, calling each of `kinds` at every position; per kind, (total seconds, calls)."""
     cls = get_game(game_name)
     options = cls.check_options(players, None)
@@ -252,15 +254,12 @@ def run_instructions(args) -> None:
             calls = int(re.search(r"calls=(\d+)", done.stdout).group(1))
             return instructions, calls
 
-        base, _ = count("none")
-        per_call = {}
-        for kind in CALL_KINDS:
+        base, applies = count("none")  # record, then replay applying the actions and calling nothing else
+        created, _ = count("create")  # record, then only create the games
+        per_call = {"apply": (base - created) / applies}
+        for kind in CALL_KINDS[1:]:
             instructions, calls = count(kind)
-            per_call[kind] = (instructions - base) / calls if kind != "apply" else None
-            if kind == "apply":
-                # "none" applies too; measure apply against creating the games alone
-                created, _ = count("create")
-                per_call[kind] = (base - created) / calls
+            per_call[kind] = (instructions - base) / calls
         print(f"{game:<7}{players} players {games:>4} games" + "".join(f"{per_call[k]:14,.0f}" for k in CALL_KINDS))
 
 
@@ -277,7 +276,7 @@ def replay_only(kind: str, game: str, players: int, games: int) -> None:
         return
     kinds = () if kind == "none" else (kind,)
     totals = replay(game, players, logs, kinds)
-    calls = totals[kind][1] if kind not in ("none", "apply") else sum(len(log) for log in logs)
+    calls = totals[kind][1] if kind != "none" else sum(len(log) for log in logs)
     print(f"calls={calls}")
 
 

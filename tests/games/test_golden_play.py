@@ -26,8 +26,10 @@ from app.games.rng import HashRandom
 
 # engine -> [(seats, seed)]: every seat count of every engine, the Duel of Stakes included
 GAMES = {
-    "pika": [(2, "golden-pika-2"), (3, "golden-pika-3"), (4, "golden-pika-4"), (2, "golden-pika-2b"), (2, "golden-pika-2c"),
-             (3, "golden-pika-3b"), (4, "golden-pika-4b")],
+    "pika": [
+        (2, "golden-pika-2"), (3, "golden-pika-3"), (4, "golden-pika-4"), (2, "golden-pika-2b"),
+        (2, "golden-pika-2c"), (3, "golden-pika-3b"), (4, "golden-pika-4b"),
+    ],
     "stakes": [(2, "golden-stakes-2"), (3, "golden-stakes-3"), (6, "golden-stakes-6"), (2, "golden-stakes-2b"),
                (4, "golden-stakes-4")],
     "kapern": [(2, "golden-kapern-2"), (3, "golden-kapern-3"), (5, "golden-kapern-5")],
