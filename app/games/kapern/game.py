@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -45,16 +46,25 @@ from app.games.kapern.cards import (
     ZOMBIE_ATTACK,
     deck_cards,
 )
-from app.games.kapern.scoring import DISQUALIFIED, SKULL_ISLAND, STOPPED, ZOMBIE_SABERS, score_turn
+from app.games.kapern.scoring import DISQUALIFIED, SKULL_ISLAND, STOPPED, ZOMBIE_SABERS, TurnScore, score_turn
 from app.games.rng import RandomSource, random_from_state
 
 TARGET = 8000  # kapern.md: the end of the game starts when a player ends a turn at 8000 or more
 RECENT_TURNS = 5  # finished turns a view carries at most (the table's turn log): one round of turns
 
 
-def _subsets(free: tuple[int, ...], smallest: int) -> list[tuple[int, ...]]:
-    """Every subset of `free` with at least `smallest` dice, ascending."""
-    return [combo for size in range(smallest, len(free) + 1) for combo in combinations(free, size)]
+@lru_cache(maxsize=1024)
+def _subsets(free: tuple[int, ...], smallest: int) -> tuple[tuple[int, ...], ...]:
+    """Every subset of `free` with at least `smallest` dice, ascending (at most 2**8 of them, asked again and
+    again: built once per set of free dice)."""
+    return tuple(combo for size in range(smallest, len(free) + 1) for combo in combinations(free, size))
+
+
+@lru_cache(maxsize=4096)
+def _score(card: str, dice: tuple[str, ...], ending: str, on_chest: tuple[bool, ...], opponents: int) -> TurnScore:
+    """score_turn for one turn's dice, once: every view shows what stopping now would score, and the easy bot's
+    turns revisit the same few dice."""
+    return score_turn(card, dice, ending, on_chest=on_chest, opponents=opponents)
 
 
 def _new_turn(seat: int, number: int, card: str) -> dict[str, Any]:
@@ -136,7 +146,7 @@ class Kapern(Game):
         return [i for i, face in enumerate(self.turn["dice"]) if face == SKULL]
 
     def _skulls(self) -> int:
-        return len(self._skull_dice()) + CARDS[self.turn["card"]].skulls
+        return self.turn["dice"].count(SKULL) + CARDS[self.turn["card"]].skulls
 
     def _free_dice(self) -> tuple[int, ...]:
         """Dice that may be rolled: not a skull, not on Treasure Island."""
@@ -159,12 +169,12 @@ class Kapern(Game):
             return [{"type": "roll", "dice": list(range(DICE))}]
         card = t["card"]
         free = self._free_dice()
-        actions: list[Action] = []
         if card == ZOMBIE_ATTACK:
             return [{"type": "roll", "dice": [i for i in free if t["dice"][i] != SABER]}]
+        actions: list[Action] = []
         if not t["rescue"]:
             smallest = 1 if t["skull_island"] else 2
-            actions.extend({"type": "roll", "dice": list(combo)} for combo in _subsets(free, smallest))
+            actions = [{"type": "roll", "dice": list(combo)} for combo in _subsets(free, smallest)]
         if self._guardian_ready():
             for skull in self._skull_dice():
                 for combo in _subsets(free, 0):
@@ -289,7 +299,7 @@ class Kapern(Game):
         seat = t["seat"]
         events: list[Event] = []
         first = t["rolls"] == 0
-        skulls_before = len(self._skull_dice())
+        skulls_before = t["dice"].count(SKULL)
         guardian_die = next((i for i in dice if t["dice"][i] == SKULL), None)
         if guardian_die is not None:
             t["guardian_used"] = True
@@ -310,7 +320,7 @@ class Kapern(Game):
         card = CARDS[t["card"]]
         if t["skull_island"]:
             # kapern.md: on Skull Island the turn ends when a roll adds no skull.
-            if len(self._skull_dice()) == skulls_before:
+            if t["dice"].count(SKULL) == skulls_before:
                 self._finish_turn(SKULL_ISLAND, "a roll added no skull on Skull Island", events)
             elif not self._free_dice() and not any(t["on_chest"]):
                 self._finish_turn(SKULL_ISLAND, "every die shows a skull", events)
@@ -346,7 +356,7 @@ class Kapern(Game):
         t = self.turn
         seat = t["seat"]
         n = self.seat_count
-        result = score_turn(t["card"], t["dice"], ending, on_chest=t["on_chest"], opponents=n - 1)
+        result = _score(t["card"], tuple(t["dice"]), ending, tuple(t["on_chest"]), n - 1)
         changes = [result.opponents_each] * n
         changes[seat] = result.points
         for s in range(n):
@@ -437,10 +447,21 @@ class Kapern(Game):
     # ------------------------------------------------------------------------------------------- view
 
     def view(self, seat: int | None) -> View:
+        view = self.public_view()
+        if seat is not None:
+            view.update(self.private_view(seat))
+        return view
+
+    def private_view(self, seat: int) -> View:
+        # kapern.md: nothing is hidden in Piraten Kapern; a seat's view differs only by saying whose it is.
+        return {"seat": seat}
+
+    def public_view(self) -> View:
+        """The spectator's view, which is every seat's view but for `private_view`."""
         t = self.turn
         view: View = {
             "game": self.name,
-            "seat": seat,
+            "seat": None,
             "players": self.seat_count,
             "to_act": self.acting_seats(),
             "scores": list(self.scores),
@@ -495,8 +516,8 @@ class Kapern(Game):
             else:
                 state = "free"
             dice.append({"die": i, "face": face, "state": state})
-        skull_dice = len(self._skull_dice())
-        sabers = sum(1 for face in t["dice"] if face == SABER)
+        skull_dice = t["dice"].count(SKULL)
+        sabers = t["dice"].count(SABER)
         if not rolled:
             phase = "first_roll"
         elif t["skull_island"]:
@@ -507,8 +528,8 @@ class Kapern(Game):
             phase = "rolling"
         stop_now = None
         if rolled and self._may_stop():
-            stop_now = score_turn(t["card"], t["dice"], self._ending_now(), on_chest=t["on_chest"],
-                                  opponents=self.seat_count - 1).as_dict()
+            stop_now = _score(t["card"], tuple(t["dice"]), self._ending_now(), tuple(t["on_chest"]),
+                              self.seat_count - 1).as_dict()
         return {
             "seat": t["seat"],
             "number": t["number"],
@@ -648,8 +669,12 @@ def _copy_turn(turn: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
     """A finished turn's record, copied so that no caller shares a list with the state."""
-    copy = dict(record)
-    for key in ("dice", "on_chest", "changes", "scores", "scoring_dice"):
-        copy[key] = list(record[key])
-    copy["lines"] = [dict(line) for line in record["lines"]]
-    return copy
+    return {
+        **record,
+        "dice": list(record["dice"]),
+        "on_chest": list(record["on_chest"]),
+        "changes": list(record["changes"]),
+        "scores": list(record["scores"]),
+        "scoring_dice": list(record["scoring_dice"]),
+        "lines": [dict(line) for line in record["lines"]],
+    }

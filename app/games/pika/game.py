@@ -46,6 +46,7 @@ The draw pile is kept with its next card at the end of the list (`pop()`); `to_s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from app.games.base import Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
@@ -100,6 +101,20 @@ def _plays_of(card: int, with_call: bool) -> tuple[dict[str, Any], ...]:
     return tuple(_play_action(card + COLOUR_STEP * colour + flag) for colour in colours for flag in flags)
 
 
+# The names of the cards that may chain on a pending stack (views list them): on a +2, and on a +4 per colour.
+CHAIN_NAMES_ON_DRAW_TWO = tuple(NAMES[card] for card in range(KINDS) if CHAINS_ON_DRAW_TWO[card])
+CHAIN_NAMES_ON_WILD_FOUR = tuple(
+    tuple(NAMES[card] for card in range(KINDS) if chains[card]) for chains in CHAINS_ON_WILD_FOUR
+)
+
+
+@lru_cache(maxsize=4096)
+def _kind_names(kinds: int) -> tuple[str, ...]:
+    """The names of the card kinds in a bitmask, in card order. Pass notes are unions of a few matching tables, so
+    the same masks come back again and again."""
+    return tuple(NAMES[card] for card in range(KINDS) if (kinds >> card) & 1)
+
+
 # Per card kind, its play actions in the order legal_actions lists them (a black card once per colour), without
 # and with the twin that calls Pika right after each play. Built once; legal_actions hands out copies.
 PLAYS = tuple(_plays_of(card, False) for card in range(KINDS))
@@ -130,6 +145,7 @@ class Pika(Game):
         self.hands: list[list[int]] = [[] for _ in range(seat_count)]
         self.pile: list[int] = []  # next card at the end
         self.discard: list[int] = []  # top at the end
+        self.discard_counts = [0] * KINDS  # per card kind, how many the discard pile holds (views show them)
         self.colour = 0
         self.step = 1  # +1 clockwise, -1 counterclockwise
         self.turn = 0
@@ -170,6 +186,7 @@ class Pika(Game):
             # pika.md: a first flip that is not a number card goes back into the pile at a random place.
             rest.insert(1 + rng.randbelow(len(rest)), flipped)
         game.discard.append(flipped)
+        game.discard_counts[flipped] += 1
         game.colour = COLOUR_OF[flipped]
         game.pile = rest[::-1]
         # pika.md: the first player is drawn at random; play starts clockwise.
@@ -246,12 +263,14 @@ class Pika(Game):
             move = self._parse_play(seat, action)
             return self._play(seat, move)
         if kind == "pika":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             return self._call_pika(seat)
         if kind == "reorder":
             return self._reorder(seat, action)
         if kind == "draw":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             self._check_turn(seat)
             if self.drawn >= 0:
                 raise IllegalAction("already_drew", "you drew already: play the card you drew or keep it")
@@ -261,13 +280,15 @@ class Pika(Game):
                 )
             return self._draw(seat)
         if kind == "keep":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             self._check_turn(seat)
             if self.drawn < 0:
                 raise IllegalAction("nothing_drawn", "keeping is only for a card you just drew")
             return self._keep(seat)
         if kind == "take_stack":
-            self._check_fields(action, ())
+            if len(action) > 1:  # "type" is there: anything more is a field too many
+                self._check_fields(action, ())
             self._check_turn(seat)
             if not self.stack:
                 raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
@@ -368,7 +389,10 @@ class Pika(Game):
         names = [NAMES[card] for card in discard[:-1]]
         self.rng.shuffle(names)
         self.pile = [CODE[name] for name in reversed(names)]
-        self.discard = [discard[-1]]
+        top = discard[-1]
+        self.discard = [top]
+        self.discard_counts = [0] * KINDS
+        self.discard_counts[top] = 1
         events.append(Event("reshuffle", {"cards": len(names)}))
         return True
 
@@ -392,6 +416,7 @@ class Pika(Game):
         else:
             hand.remove(card)
         self.discard.append(card)
+        self.discard_counts[card] += 1
         self.idle_turns = 0
         groups = self.passed[seat]
         if groups:
@@ -625,55 +650,63 @@ class Pika(Game):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> View:
+        view = self.public_view()
+        if seat is not None:
+            view.update(self.private_view(seat))
+        return view
+
+    def public_view(self) -> View:
+        """The spectator's view, which is every seat's view but for `private_view`."""
         top = self.discard[-1]
-        discard_cards: dict[str, int] = {}
-        for card in sorted(self.discard):
-            name = NAMES[card]
-            discard_cards[name] = discard_cards.get(name, 0) + 1
+        colour = self.colour
         stack = None
         if self.stack:
-            chains = CHAINS_ON_WILD_FOUR[self.colour] if top == WILD_FOUR else CHAINS_ON_DRAW_TWO
             stack = {
                 "amount": self.stack,
-                "may_chain": describe_chain(top, self.colour),
-                "chain_cards": [NAMES[card] for card in range(KINDS) if chains[card]],
+                "may_chain": describe_chain(top, colour),
+                "chain_cards": list(CHAIN_NAMES_ON_WILD_FOUR[colour] if top == WILD_FOUR else CHAIN_NAMES_ON_DRAW_TWO),
             }
-        view: View = {
+        counts = self.discard_counts
+        called = self.called
+        return {
             "game": "pika",
-            "seat": seat,
+            "seat": None,
             "seats": self.seat_count,
             "to_act": self.acting_seats(),
             "turn": None if self.over else self.turn,
             "direction": "clockwise" if self.step == 1 else "counterclockwise",
             "hand_counts": [len(hand) for hand in self.hands],
             "discard_top": NAMES[top],
-            "colour": COLOURS[self.colour],
+            "colour": COLOURS[colour],
             "stack": stack,
             "draw_pile": len(self.pile),
             "discard_size": len(self.discard),
-            "discard_cards": discard_cards,  # every card in the discard pile was played face up
+            # every card in the discard pile was played face up; by name, in card order
+            "discard_cards": {NAMES[card]: count for card, count in enumerate(counts) if count},
             "deciding_drawn_card": self.drawn >= 0,  # the player to act drew a playable card
-            "alerts": [{"seat": alerted, "may_call": alerted == seat} for alerted in self.alerts],
+            "alerts": [{"seat": alerted, "may_call": False} for alerted in self.alerts],
             "alert_seconds": self.alert_seconds,
-            "called_pika": [s for s in range(self.seat_count) if self.called[s]],
+            "called_pika": [seat for seat in range(self.seat_count) if called[seat]],
             "idle_turns": self.idle_turns,
             # Per seat: at least `cards` of its cards were held when it last drew or took a stack instead of
             # playing one of `kinds` (public: deduced from what everyone saw; a player may pass holding one).
             "passed": [
-                [
-                    {"cards": cards, "kinds": [NAMES[card] for card in range(KINDS) if (kinds >> card) & 1]}
-                    for cards, kinds in groups
-                ]
+                [{"cards": cards, "kinds": list(_kind_names(kinds))} for cards, kinds in groups]
                 for groups in self.passed
             ],
             "over": self.over,
             "end": self.end_reason,
             "placings": list(self._outcome.placings) if self._outcome else None,
         }
-        if seat is not None:
-            view["hand"] = [NAMES[card] for card in self.hands[seat]]
-            view["drawn_card"] = NAMES[self.drawn] if self.drawn >= 0 and seat == self.turn else None
-        return view
+
+    def private_view(self, seat: int) -> View:
+        """What only `seat` sees: its hand (in its own order), the card it drew, and that it may call its alert."""
+        private: View = {"seat": seat}
+        if seat in self.alerts:
+            private["alerts"] = [{"seat": alerted, "may_call": alerted == seat} for alerted in self.alerts]
+        private["hand"] = [NAMES[card] for card in self.hands[seat]]
+        private["drawn_card"] = NAMES[self.drawn] if self.drawn >= 0 and seat == self.turn else None
+        return private
 
     # ------------------------------------------------------------------ serialisation
 
@@ -709,6 +742,8 @@ class Pika(Game):
         game.hands = [[CODE[name] for name in hand] for hand in state["hands"]]
         game.pile = [CODE[name] for name in reversed(state["pile"])]
         game.discard = [CODE[name] for name in state["discard"]]
+        for card in game.discard:
+            game.discard_counts[card] += 1
         game.colour = COLOUR_INDEX[state["colour"]]
         game.step = state["direction"]
         game.turn = state["turn"]
@@ -742,6 +777,8 @@ class Pika(Game):
         elif tuple(counts) != DECK_COUNTS:
             wrong = [NAMES[c] for c in range(KINDS) if counts[c] != DECK_COUNTS[c]]
             problems.append(f"the cards are not the deck's: wrong counts of {', '.join(wrong)}")
+        if self.discard_counts != [self.discard.count(card) for card in range(KINDS)]:
+            problems.append("the discard pile's counts per card are not its cards")
         if not self.discard:
             problems.append("the discard pile is empty")
             return problems

@@ -55,6 +55,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -90,6 +91,7 @@ from app.games.piker.securing import best_allocation, is_minimal_way, minimal_wa
 from app.games.rng import RandomSource, random_from_state
 
 ROUNDS = 6  # piker.md: the game lasts 6 rounds
+VICTORY_POINTS = {card: victory_points(card) for card in DECK}  # per card id, what it is worth on the table
 STARTING_DICE = 5  # piker.md: each has 5 dice of their colour
 
 
@@ -134,6 +136,38 @@ KEPT_KINDS = (LEVERAGED_BUYOUT, HOSTILE_TAKEOVER, EXTRA_CAPITAL, INSIDER_TIP)
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+@lru_cache(maxsize=1024)
+def _best_allocation(
+    open_cards: tuple[str, ...], dice: tuple[int, ...], buyouts: int, secured: tuple[str, ...]
+) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """securing.best_allocation, once per situation: every view of a seat deciding in the After Market shows it."""
+    return tuple(
+        (choice["card"], tuple(choice["dice"]), choice["leveraged_buyouts"])
+        for choice in best_allocation(open_cards, dice, buyouts, secured)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _secured_score(secured: tuple[str, ...], dividends: int) -> int:
+    """The final score of these secured cards and Dividends (cards.final_score), for every player of every view."""
+    return final_score(secured, [DIVIDEND] * dividends)["total"]
+
+
+def _copy_round_record(entry: dict[str, Any]) -> dict[str, Any]:
+    """A round of the history (see _end_round), copied for a view: numbers and flat lists of numbers."""
+    return {
+        **entry,
+        "won_a_card": list(entry["won_a_card"]),
+        "victory_points_on_table": list(entry["victory_points_on_table"]),
+        "secured_score": list(entry["secured_score"]),
+    }
+
+
+def _copy_choices(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """After Market choices ({"card", "dice", "leveraged_buyouts"}), copied for a view."""
+    return [{**choice, "dice": list(choice["dice"])} for choice in choices]
 
 
 class Piker(Game):
@@ -301,8 +335,11 @@ class Piker(Game):
     def victory_points_on_table(self, seat: int) -> int:
         """piker.md step 6: secured and unsecured investment cards together, plus Dividends."""
         player = self.s["players"][seat]
-        return sum(victory_points(c) for c in player["secured"] + player["unsecured"]) + DIVIDEND_POINTS * len(
-            player["dividends"]
+        points = VICTORY_POINTS.__getitem__
+        return (
+            sum(map(points, player["secured"]))
+            + sum(map(points, player["unsecured"]))
+            + DIVIDEND_POINTS * len(player["dividends"])
         )
 
     def _discard(self, card: str, face_up: bool) -> None:
@@ -408,9 +445,9 @@ class Piker(Game):
         s = self.s
         actions = []
         am_open = self._after_market_open() > 0
+        slots = range(len(s["market"]))
         for pips in sorted(set(s["hands"][seat]), reverse=True):
-            for slot in range(len(s["market"])):
-                actions.append({"type": "place_die", "pips": pips, "on": "card", "slot": slot})
+            actions += [{"type": "place_die", "pips": pips, "on": "card", "slot": slot} for slot in slots]
             if am_open:
                 actions.append({"type": "place_die", "pips": pips, "on": "after_market"})
         return actions
@@ -813,9 +850,39 @@ class Piker(Game):
     # ------------------------------------------------------------------ view
 
     def view(self, seat: int | None) -> View:
+        view = self.public_view()
+        if seat is not None:
+            final = view.pop("final", None)
+            view.update(self.private_view(seat))
+            if final is not None:
+                view["final"] = final  # the last key, as it always was
+        return view
+
+    def private_view(self, seat: int) -> View:
+        """What only `seat` sees: its dice, the market cards its Insider Tip showed, its own After Market choices
+        (secret until the reveal) and the decision it must make."""
         s = self.s
-        step = s["step"]
-        acting = self.acting_seats()
+        private: View = {"you": seat}
+        tip = s["insider_tip"]
+        if tip is not None and tip["seat"] == seat and any(
+            s["market"][index]["outcome"] is None for index in tip["slots"]
+        ):
+            # piker.md: Insider Tip, seen by its player only (while the cards are still face down)
+            private["market"] = self._market_view(seat)
+        private["my_dice"] = list(s["hands"][seat])
+        if s["step"] == "after_market":
+            sec = s["securing"]
+            # My own choices so far (secret from the others until the reveal).
+            private["my_securing"] = {
+                "after_market_dice": list(sec["dice"][seat]),
+                "chosen": _copy_choices(sec["pending"][seat]),
+            }
+        if seat in self.acting_seats():
+            private["decision"] = self._decision_view(seat)
+        return private
+
+    def _market_view(self, seat: int | None) -> list[dict[str, Any]]:
+        s = self.s
         tip = s["insider_tip"]
         market = []
         for index, slot in enumerate(s["market"]):
@@ -837,6 +904,12 @@ class Piker(Game):
                 entry["face"] = face(slot["card"])  # piker.md: Insider Tip, seen by its player only
                 entry["seen_by_insider_tip"] = True
             market.append(entry)
+        return market
+
+    def public_view(self) -> View:
+        """The spectator's view, which is every seat's view but for `private_view`."""
+        s = self.s
+        step = s["step"]
         players = []
         for p in range(self.seat_count):
             player = s["players"][p]
@@ -857,7 +930,7 @@ class Piker(Game):
                     "dividends": [face(c) for c in player["dividends"]],
                     "kept_cards": [self._kept_view(c) for c in player["kept"]],
                     "victory_points_on_table": self.victory_points_on_table(p),
-                    "secured_score": final_score(player["secured"], player["dividends"])["total"],
+                    "secured_score": _secured_score(tuple(player["secured"]), len(player["dividends"])),
                     "is_piker": s["piker"] == p,
                     "won_a_card_this_round": s["won_this_round"][p],
                     "securing": status,
@@ -867,17 +940,17 @@ class Piker(Game):
         view: dict[str, Any] = {
             "game": self.name,
             "seats": self.seat_count,
-            "you": seat,
+            "you": None,
             "round": s["round"],
             "rounds": ROUNDS,
             "step": step,
             "step_number": STEP_NUMBERS.get(step),
             "step_name": STEP_NAMES.get(step),
-            "to_act": acting,
+            "to_act": self.acting_seats(),
             "turn": s["turn"] if step == "invest" else None,
             "first_player": s["first_player"],
             "piker": s["piker"],
-            "market": market,
+            "market": self._market_view(None),
             "after_market": {
                 "spots": after_market_spots(self.seat_count),
                 "open": self._after_market_open(),
@@ -889,19 +962,8 @@ class Piker(Game):
                 "face_up": [face(d["card"]) for d in s["discard"] if d["face_up"]],
                 "face_down": face_down_discards,
             },
-            "history": copy.deepcopy(s["log"]),
+            "history": [_copy_round_record(entry) for entry in s["log"]],
         }
-        if seat is not None:
-            view["my_dice"] = list(s["hands"][seat])
-            if step == "after_market":
-                sec = s["securing"]
-                # My own choices so far (secret from the others until the reveal).
-                view["my_securing"] = {
-                    "after_market_dice": list(sec["dice"][seat]),
-                    "chosen": copy.deepcopy(sec["pending"][seat]),
-                }
-            if seat in acting:
-                view["decision"] = self._decision_view(seat)
         if s["result"] is not None:
             view["final"] = copy.deepcopy(s["result"])
         return view
@@ -928,7 +990,7 @@ class Piker(Game):
                 "kind": "secure",
                 "after_market_dice": list(sec["dice"][seat]),
                 "leveraged_buyouts": buyouts,
-                "chosen": copy.deepcopy(sec["pending"][seat]),
+                "chosen": _copy_choices(sec["pending"][seat]),
                 # The engine's best allocation of what is left; a timed-out seat plays it (bots use it too).
                 "suggested": self.suggested_allocation(seat),
             }
@@ -951,7 +1013,8 @@ class Piker(Game):
         chosen = [p["card"] for p in sec["pending"][seat]]
         open_cards = [c for c in s["players"][seat]["unsecured"] if c not in chosen]
         secured = s["players"][seat]["secured"] + chosen  # chosen cards will be secured at the reveal
-        return best_allocation(open_cards, sec["dice"][seat], self._buyouts_free(seat), secured)
+        best = _best_allocation(tuple(open_cards), tuple(sec["dice"][seat]), self._buyouts_free(seat), tuple(secured))
+        return [{"card": card, "dice": list(dice), "leveraged_buyouts": used} for card, dice, used in best]
 
     # ------------------------------------------------------------------ invariants
 

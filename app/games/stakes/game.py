@@ -222,9 +222,7 @@ class Stakes(Game):
         kind = action["type"]
         if kind not in _FIELDS:
             raise IllegalAction("bad_action", f"Stakes has no action {kind!r}")
-        extra = set(action) - _FIELDS[kind]
-        missing = _FIELDS[kind] - set(action)
-        if missing or extra:
+        if action.keys() != _FIELDS[kind]:  # a field missing or one too many
             raise IllegalAction("bad_action", f"a {kind} takes exactly the fields {sorted(_FIELDS[kind])}")
         if "die" in action and action["die"] not in DICE:
             raise IllegalAction("bad_action", 'the die is "a" or "b"')
@@ -572,6 +570,15 @@ class Stakes(Game):
     # ---------------------------------------------------------------------------------------------- views
 
     def view(self, seat: int | None) -> View:
+        view = self.public_view()
+        if seat is not None:
+            view.update(self.private_view(seat))
+        return view
+
+    def public_view(self) -> View:
+        """The spectator's view, which is every seat's view but for `private_view`."""
+        over = self.over
+        duel = self.duel
         players = []
         for s in range(self.seat_count):
             player: dict[str, Any] = {
@@ -581,49 +588,58 @@ class Stakes(Game):
                 "status": self.status[s],
                 "dice": self.leverage[s],
                 "shields": self.shields[s],
-                "first_turn": self.first_turn[s] and not self.over,
+                "first_turn": self.first_turn[s] and not over,
                 "banked_exact": self.exact[s],
             }
-            if self.duel:
+            if duel:
                 player["round_wins"] = self.round_wins[s]
             else:
-                player["round_scores"] = list(self.round_scores[s])
-                player["game_total"] = sum(self.round_scores[s])
+                scores = self.round_scores[s]
+                player["round_scores"] = list(scores)
+                player["game_total"] = sum(scores)
             players.append(player)
         pending = None
         if self.pending is not None:
             pending = {"type": self.pending["type"], "seat": self.pending["seat"]}
-            if self.pending["type"] == "put_back" and seat == self.pending["seat"]:
-                pending["cards"] = list(self.pending["cards"])  # stakes.md: only the flipper sees the peeked cards
-        my_peek = None
-        if seat is not None and seat in self.peeks:
-            known = self.peeks[seat]
-            my_peek = {"cards": list(known["cards"]), "order_known": known["order_known"]}
-        result = self.outcome()
+        result = self.outcome() if over else None
         return {
             "game": self.name,
-            "mode": "duel" if self.duel else "standard",
-            "seat": seat,
+            "mode": "duel" if duel else "standard",
+            "seat": None,
             "to_act": self.acting_seats(),
             "round": self.round,
-            "rounds": None if self.duel else STANDARD_ROUNDS,
+            "rounds": None if duel else STANDARD_ROUNDS,
             "center_dice": dict(self.center),
             "target": self.target,
             "pot": self.pot,
             "dice_dealt": self.dice_dealt,
             "turn": self.turn,
             "first_player": self.first_player,
-            "first_turn": seat is not None and seat == self.turn and self.first_turn[seat] and not self.over,
+            "first_turn": False,
             "players": players,
             "pending": pending,
-            "my_peek": my_peek,
+            "my_peek": None,
             "deck_size": len(self.deck),
             "discard_size": len(self.discard),
             "seen_since_shuffle": list(self.seen),
-            "duel": self._duel_view() if self.duel else None,
-            "over": self.over,
+            "duel": self._duel_view() if duel else None,
+            "over": over,
             "outcome": result.as_dict() if result is not None else None,
         }
+
+    def private_view(self, seat: int) -> View:
+        """What only `seat` sees: that its first turn is now, the cards its Peek showed (stakes.md: only the
+        flipper sees them) and what it still knows of the top of the deck."""
+        private: View = {"seat": seat}
+        if seat == self.turn and self.first_turn[seat] and not self.over:
+            private["first_turn"] = True
+        pending = self.pending
+        if pending is not None and pending["type"] == "put_back" and seat == pending["seat"]:
+            private["pending"] = {"type": "put_back", "seat": seat, "cards": list(pending["cards"])}
+        known = self.peeks.get(seat)
+        if known is not None:
+            private["my_peek"] = {"cards": list(known["cards"]), "order_known": known["order_known"]}
+        return private
 
     def _duel_view(self) -> dict[str, Any]:
         last = self.duel_rounds[-1] if self.duel_rounds else None
