@@ -24,7 +24,11 @@ def uvicorn_options() -> dict[str, Any]:
     """How every node (and the bench's bare relay, to compare like with like) runs its WebSockets."""
     from app.realtime.gateway import MAX_FRAME_BYTES
 
-    return {"ws_max_size": MAX_FRAME_BYTES, "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0}
+    # No per-message deflate: our table messages are small patches, a compressor and a decompressor per socket cost
+    # about 100 KiB of memory each way and CPU for every message on every socket (one encoded message for many
+    # sockets would have to be compressed once per socket again).
+    return {"ws_max_size": MAX_FRAME_BYTES, "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0,
+            "ws_per_message_deflate": False}
 
 
 def serve(host: str | None, port: int | None) -> int:

@@ -105,7 +105,8 @@ class RequestContextMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] != "http":
+            # A WebSocket lives for hours: it keeps no request context (its handler logs with the user instead).
             await self.app(scope, receive, send)
             return
         incoming = _header(scope, b"x-request-id")

@@ -15,8 +15,12 @@ def create_redis(url: str) -> Any:
     if url.startswith("memory://"):
         import fakeredis
 
-        # A server of its own: two apps in one process (tests) never see each other's keys.
-        return fakeredis.FakeAsyncRedis(server=fakeredis.FakeServer(), decode_responses=True)
+        # A server of its own: two apps in one process (tests) never see each other's keys. A blocking pool, as for
+        # a real server: past its size a command waits for a connection instead of failing (thousands of sockets
+        # opening at once each touch presence).
+        return fakeredis.FakeAsyncRedis(server=fakeredis.FakeServer(), decode_responses=True,
+                                        connection_pool_class=redis_asyncio.BlockingConnectionPool,
+                                        max_connections=200, timeout=10)
     # A blocking pool: past its size a command waits for a free connection instead of failing at once.
     pool = redis_asyncio.BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=200, timeout=10)
     return redis_asyncio.Redis(connection_pool=pool)

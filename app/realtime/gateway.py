@@ -111,36 +111,11 @@ async def _refuse(websocket: WebSocket, code: int, error_code: str, message: str
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
-    app = websocket.app
-    runtime = app.state.runtime
-    realtime = app.state.realtime
-    await websocket.accept()
-    origin = websocket.headers.get("origin")
-    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), runtime.settings.allowed_origins):
-        await _refuse(websocket, protocol.CLOSE_FORBIDDEN_ORIGIN, "origin_not_allowed",
-                      "Connections from this origin are not accepted.")
+    runtime = websocket.app.state.runtime
+    realtime = websocket.app.state.realtime
+    connection = await _open(websocket, runtime, realtime)
+    if connection is None:
         return
-    token = websocket.cookies.get(SESSION_COOKIE)
-    try:
-        async with runtime.reader() as session:
-            auth = await runtime.accounts.authenticate(session, token)
-    except AppError as error:
-        await _refuse(websocket, protocol.CLOSE_UNAUTHORIZED, "unauthorized", error.message)
-        return
-    connection = Connection(websocket, auth.user.id, auth.user.username, auth.session_id)
-    for oldest in await realtime.hub.register(connection, runtime.settings.ws_max_sockets_per_user):
-        oldest.deliver(_error(None, "too_many_sockets",
-                              f"You have more than {runtime.settings.ws_max_sockets_per_user} live connections "
-                              "open; this one, the oldest, is closed."))
-        await oldest.close(protocol.CLOSE_TOO_MANY_SOCKETS, "too many connections")
-    connection.deliver(
-        protocol.Hello(
-            type="hello",
-            user={"id": auth.user.id, "username": auth.user.username},
-            server_time=time.time(),
-            max_frame_bytes=MAX_FRAME_BYTES,
-        ).model_dump()
-    )
     try:
         await _read_loop(connection, realtime, runtime.settings)
     finally:
@@ -148,6 +123,35 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await realtime.hub.unregister(connection)
         connection._request_close(1000, "")
         await connection.finished_writing(5)
+
+
+async def _open(websocket: WebSocket, runtime: Any, realtime: Any) -> Connection | None:
+    """Accept, check Origin and session, register: the socket's Connection, or None if it was refused. (Apart
+    from the read loop, so that nothing of the handshake, the user's row above all, is held for the socket's life.)"""
+    await websocket.accept()
+    if realtime.draining:
+        await _refuse(websocket, protocol.CLOSE_SERVICE_RESTART, "draining", "This server is leaving; reconnect.")
+        return None
+    origin = websocket.headers.get("origin")
+    if origin is not None and not origin_allowed(origin, websocket.headers.get("host"), runtime.settings.allowed_origins):
+        await _refuse(websocket, protocol.CLOSE_FORBIDDEN_ORIGIN, "origin_not_allowed",
+                      "Connections from this origin are not accepted.")
+        return None
+    try:
+        async with runtime.reader() as session:
+            auth = await runtime.accounts.authenticate(session, websocket.cookies.get(SESSION_COOKIE))
+    except AppError as error:
+        await _refuse(websocket, protocol.CLOSE_UNAUTHORIZED, "unauthorized", error.message)
+        return None
+    connection = Connection(websocket, auth.user.id, auth.user.username, auth.session_id)
+    for oldest in await realtime.hub.register(connection, runtime.settings.ws_max_sockets_per_user):
+        oldest.deliver(_error(None, "too_many_sockets",
+                              f"You have more than {runtime.settings.ws_max_sockets_per_user} live connections "
+                              "open; this one, the oldest, is closed."))
+        await oldest.close(protocol.CLOSE_TOO_MANY_SOCKETS, "too many connections")
+    connection.deliver(protocol.Hello(type="hello", user={"id": connection.user_id, "username": connection.username},
+                                      server_time=time.time(), max_frame_bytes=MAX_FRAME_BYTES).model_dump())
+    return connection
 
 
 async def _read_loop(connection: Connection, realtime: Any, settings: Any) -> None:

@@ -20,7 +20,7 @@ import uvicorn
 from app.config import Settings
 from app.core.clock import Clock
 from app.main import create_app
-from app.realtime.gateway import MAX_FRAME_BYTES
+from app.commands import uvicorn_options
 
 
 @dataclass
@@ -41,8 +41,7 @@ class LiveServer:
 @asynccontextmanager
 async def live_server(settings: Settings, *, clock: Clock | None = None) -> AsyncIterator[LiveServer]:
     app = create_app(settings, clock=clock)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, lifespan="on", log_level="warning",
-                            ws_max_size=MAX_FRAME_BYTES, ws_ping_interval=20, ws_ping_timeout=20)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, lifespan="on", log_level="warning", **uvicorn_options())
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
