@@ -91,7 +91,16 @@ class Unqueue(_Message):
     id: RequestId = None
 
 
-ClientMessage = Annotated[Union[Join, Leave, Act, Ping, Queue, Unqueue], Field(discriminator="type")]
+class History(_Message):
+    """Every event of a table you joined so far, as your seat may see them (the game's whole log, after a reload or
+    on another device). Answered with an `ack` carrying `events` (versions 1 .. `version`)."""
+
+    type: Literal["history"]
+    id: RequestId = None
+    table: TableId
+
+
+ClientMessage = Annotated[Union[Join, Leave, Act, Ping, Queue, Unqueue, History], Field(discriminator="type")]
 client_message_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 # --------------------------------------------------------------------------------------------- server -> client
@@ -144,6 +153,9 @@ class Ack(_Message):
     version: int | None = None
     seat: int | None = None
     matchmaking: MatchmakingData | None = Field(default=None, description="`queue` and `unqueue` only")
+    events: list[dict[str, Any]] | None = Field(default=None, description="`history` only: the table's events from "
+                                                                          "version 1 to `version`, as your seat may "
+                                                                          "see them")
 
 
 class Error(_Message):

@@ -57,7 +57,7 @@ class Realtime:
                 "join": self._remote_join, "act": self._remote_act, "leave": self._remote_leave,
                 "gone": self._remote_gone, "moved": self._moved, "released": self._released,
                 "user": self._user_notice, "sessions_ended": self._sessions_ended,
-                "create_table": self._create_table_here,
+                "create_table": self._create_table_here, "history": self._remote_history,
             })
 
     @property
@@ -91,6 +91,17 @@ class Realtime:
             table = self._seated_local(message.table, connection.user_id)
             version = await table.act(connection.user_id, message.action, message.seat)
             return {"type": "ack", "table": table.id, "version": version}
+        if isinstance(message, protocol.History):
+            if message.table not in connection.tables:
+                await self._refuse_unjoined(message.table, connection.user_id)
+            owner = connection.remote.get(message.table)
+            if owner is not None:
+                done = await self._ask(owner, "history", connection, table=message.table)
+                version, events = done["version"], done["events"]
+            else:
+                version, events = await self._seated_local(message.table, connection.user_id).history(
+                    connection.user_id)
+            return {"type": "ack", "table": message.table, "version": version, "events": events}
         if isinstance(message, protocol.Queue) and self.online is not None:
             matchmaking = self.online.matchmaking
             queue = matchmaking.queue_for(message.game, message.seats, message.mode, message.stake)
@@ -207,6 +218,10 @@ class Realtime:
         except IllegalAction as refused:
             raise TableError(refused.code, refused.message) from None
         return {"version": version}
+
+    async def _remote_history(self, message: dict[str, Any]) -> dict[str, Any]:
+        version, events = await self._owned(message["table"], message["user"]).history(message["user"])
+        return {"version": version, "events": events}
 
     async def _remote_leave(self, message: dict[str, Any]) -> dict[str, Any]:
         key = (message["from"], message["socket"])

@@ -34,7 +34,6 @@ from typing import Any, Protocol
 
 from app.core import strict_json
 from app.games.base import Action, Bot, Event, Game, IllegalAction
-from app.games.registry import get_game
 from app.games.rng import HashRandom
 from app.tables.patch import diff
 from app.tables.store import Fenced, Snapshot, json_copy
@@ -260,6 +259,10 @@ class TableActor:
 
     async def disconnect(self, listener: Listener) -> None:
         await self._ask("disconnect", listener=listener)
+
+    async def history(self, user_id: int | None) -> tuple[int, list[dict[str, Any]]]:
+        """Every event so far as `user_id`'s seat (or a spectator) may see them: (version, events from version 1)."""
+        return await self._ask("history", user_id=user_id)
 
     def seat_of(self, user_id: int | None) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -492,6 +495,19 @@ class TableActor:
         if not self._connections:
             self._sent_public = self._sent_info = None
 
+    async def _on_history(self, user_id: int | None) -> tuple[int, list[dict[str, Any]]]:
+        """The whole log replayed from the seed on a scratch table (the live one keeps only its recent events):
+        cheap, one game's moves through the engine, and exactly the events the players were sent."""
+        seat = self.seat_of(user_id) if user_id is not None else None
+        scratch = TableActor(table_id=self.id, game=type(self.game).create(
+            len(self.seats), self.options, HashRandom(bytes.fromhex(self.seed_hex))), mode=self.mode,
+            seats=[Seat(s.kind, s.name, s.user_id, s.bot_level) for s in self.seats])
+        scratch._events = deque()  # all of them
+        scratch.replay([LogEntry(e.seat, e.action, e.source, e.version) for e in self.entries[: self._durable]])
+        events = [event.for_seat(seat) for _, event in scratch._events]
+        finished = [event.for_seat(seat) for version, event in self._events if version > scratch.version]
+        return self.version, events + finished  # the end of the game (not a log entry) from the live table
+
     async def _on_grace_over(self, seat: int) -> None:
         self._grace_timers.pop(seat, None)
         if self.status == "playing" and not self.seats[seat].away and not any(c.seat == seat for c in self._connections):
@@ -679,8 +695,7 @@ class TableActor:
         if self._durable == len(self.entries):
             return
         saved = self.entries[: self._durable]
-        self.game = get_game(self.game_name).create(len(self.seats), self.options,
-                                                    HashRandom(bytes.fromhex(self.seed_hex)))
+        self.game = type(self.game).create(len(self.seats), self.options, HashRandom(bytes.fromhex(self.seed_hex)))
         for seat in self.seats:
             seat.away, seat.human_turns, seat.covered_turns = False, 0, 0
         self.version = 0

@@ -7,7 +7,7 @@ import pytest
 from app.client import TableState
 from app.core import strict_json
 from app.games.base import IllegalAction
-from app.games.rng import ScriptedRandom
+from app.games.rng import HashRandom, ScriptedRandom
 from app.tables.actor import EVENT_BUFFER, Seat, TableActor, TableError, TableTiming
 from tests.support.toy_game import Race
 
@@ -194,12 +194,37 @@ async def test_a_reconnect_gets_only_the_missed_events_and_a_stale_one_a_full_vi
 async def test_a_deadline_runs_out_through_the_table():
     game = Race.create(2, {"target": 30, "bell_seconds": 0.05}, ScriptedRandom(ints=[0]))
     game.state["total"] = 3
-    table = TableActor(table_id="t2", game=game, seats=humans(2), mode="bots", timing=FAST, hooks=Hooks())
+    # Seat 1 stays its person's (a long grace): nobody but the bell's deadline changes the total meanwhile.
+    timing = TableTiming(turn_seconds=0, grace_seconds=60, bot_delay_seconds=(0, 0), snapshot_seconds=0)
+    table = TableActor(table_id="t2", game=game, seats=humans(2), mode="bots", timing=timing, hooks=Hooks())
     table.start()
     a = Inbox()
     await table.connect(a, 100, None)
     await table.act(100, {"type": "add", "amount": 2})  # total 5: a bell opens for seat 0
-    while table.game.state["total"] != 4:
+    while not any(e["type"] == "bell_missed" for e in a.events()):
         await a.next()
-    assert any(e["type"] == "bell_missed" for e in a.events())
+    assert table.game.state["total"] == 4 and a.state.view["total"] == 4
+    await table.stop()
+
+
+async def test_history_is_every_event_so_far_as_the_seat_may_see_it():
+    seed = b"history"  # the history is replayed from the table's seed, as a live table's is
+    options = {"target": 400, "bell_seconds": 60.0}
+    table = TableActor(table_id="t3", game=Race.create(2, options, HashRandom(seed)), seats=humans(2), mode="bots",
+                       timing=FAST, hooks=Hooks(), seed_hex=seed.hex(), options=options)
+    table.start()
+    a, b = Inbox(), Inbox()
+    await table.connect(a, 100, None)
+    await table.connect(b, 101, None)
+    for _ in range(EVENT_BUFFER):  # more events than the table keeps for catching up
+        seat = table.game.acting_seats()[0]
+        await table.act(100 + seat, {"type": "add", "amount": 1})
+    version, events = await table.history(100)
+    assert version == table.version and len(events) == version
+    assert events[-len(a.state.events):] == [{k: v for k, v in e.items() if k != "version"} for e in a.state.events]
+    mine = [e for e in events if e["type"] == "added" and e["seat"] == 0]
+    theirs = [e for e in events if e["type"] == "added" and e["seat"] == 1]
+    assert all("secret" in e for e in mine) and not any("secret" in e for e in theirs)
+    _, spectated = await table.history(None)
+    assert not any("secret" in e for e in spectated)
     await table.stop()

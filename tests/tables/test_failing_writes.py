@@ -1,0 +1,141 @@
+"""Writes that keep failing (issue 16): retried a bounded number of times, then the table is settled by its rules or
+cancelled with every stake refunded; nothing waits for ever, and nobody is shown a move that was not saved."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.games.rng import HashRandom
+from app.tables import actor as actor_module
+from app.tables.actor import Seat, TableActor, TableError, TableTiming
+from app.tables.models import LiveTable
+from app.tables.store import Fenced, TableStore
+from tests.support.toy_game import Race
+from tests.tables.test_actor import Inbox
+
+TIMING = TableTiming(turn_seconds=0, grace_seconds=60, bot_delay_seconds=(0, 0), snapshot_seconds=600)
+
+
+@pytest.fixture(autouse=True)
+def quick_retries(monkeypatch):
+    monkeypatch.setattr(actor_module, "RETRY_DELAYS", (0.01, 0.01, 0.01))
+    monkeypatch.setattr(actor_module, "FAILED_RETRY_SECONDS", 0.05)
+
+
+class FlakyHooks:
+    """Storage whose writes fail while told to; counts what it was asked."""
+
+    def __init__(self, *, append_fails: bool = False, finish_fails: bool = False, abandon_fails: bool = False):
+        self.append_fails = append_fails
+        self.finish_fails = finish_fails
+        self.abandon_fails = abandon_fails
+        self.appends = self.finishes = self.abandons = 0
+        self.logged = 0
+        self.cancelled_for: str | None = None
+
+    async def append(self, table, entries, first_seq):
+        self.appends += 1
+        if self.append_fails:
+            raise ConnectionError("the database is gone")
+        self.logged += len(entries)
+
+    async def snapshot(self, table, snapshot):
+        return None
+
+    async def finish(self, table):
+        self.finishes += 1
+        if self.finish_fails:
+            raise ConnectionError("the database is gone")
+        return {seat: {"coins": 0} for seat in range(len(table.seats))}
+
+    async def abandon(self, table, reason):
+        self.abandons += 1
+        if self.abandon_fails:
+            raise ConnectionError("the database is gone")
+        self.cancelled_for = reason
+        return 0
+
+
+def race_table(hooks, *, target: int = 30) -> TableActor:
+    options = {"target": target, "bell_seconds": 60.0}
+    return TableActor(table_id="flaky", game=Race.create(2, options, HashRandom(b"flaky")), mode="friends",
+                      seats=[Seat("human", f"p{s}", user_id=100 + s) for s in range(2)], timing=TIMING, hooks=hooks,
+                      seed_hex=b"flaky".hex(), options=options)
+
+
+async def test_a_move_that_cannot_be_saved_is_never_shown_and_the_table_is_cancelled():
+    hooks = FlakyHooks()
+    table = race_table(hooks)
+    table.start()
+    listener = Inbox()
+    await table.connect(listener, 100, None)
+    await table.connect(Inbox(), 101, None)
+    total = listener.state.view["total"]
+    hooks.append_fails = True
+    before = hooks.appends
+    turn = table.game.acting_seats()[0]
+    with pytest.raises(TableError) as refused:
+        await table.act(100 + turn, {"type": "add", "amount": 2})
+    assert refused.value.code == "table_closed"
+    assert hooks.appends - before == 4 and hooks.abandons == 1  # tried, retried three times, then cancelled
+    assert table.status == "cancelled" and table.finished.is_set()
+    assert hooks.cancelled_for == "its moves could not be saved"
+    # The unsaved move never reached anyone, and the table went back to what was saved.
+    assert not any(e["type"] == "added" and e.get("amount") == 2 for e in listener.events())
+    assert table.game.state["total"] == total and listener.state.view["total"] == total
+    assert [e["type"] for e in listener.events()][-1] == "table_cancelled"
+    # The cancellation is numbered right after what was saved: no version is missing or skipped.
+    versions = [e["version"] for e in listener.state.events]
+    assert versions == list(range(versions[0], versions[-1] + 1)) and versions[-1] == table.version
+    await table.stop()
+
+
+async def test_a_table_that_cannot_even_be_cancelled_is_failed_and_tries_again():
+    hooks = FlakyHooks(append_fails=True, abandon_fails=True)
+    table = race_table(hooks)
+    table.start()
+    with pytest.raises(TableError):
+        await table.connect(Inbox(), 100, None)  # its notice cannot be saved: refused, and the table given up
+    await asyncio.sleep(0.2)
+    assert table.status == "failed" and hooks.abandons >= 4
+    hooks.abandon_fails = False  # the database is back: the next try cancels the table
+    for _ in range(100):
+        if table.status == "cancelled":
+            break
+        await asyncio.sleep(0.02)
+    assert table.status == "cancelled" and table.finished.is_set()
+    await table.stop()
+
+
+async def test_a_settlement_that_keeps_failing_cancels_the_table_with_its_stakes_refunded():
+    hooks = FlakyHooks(finish_fails=True)
+    table = race_table(hooks, target=2)
+    table.start()
+    listener = Inbox()
+    await table.connect(listener, 100, None)
+    await table.connect(Inbox(), 101, None)
+    turn = table.game.acting_seats()[0]
+    await table.act(100 + turn, {"type": "add", "amount": 2})  # the race is won: settling fails every time
+    await asyncio.wait_for(table.finished.wait(), 5)
+    assert hooks.finishes == 4 and hooks.abandons == 1
+    assert table.status == "cancelled" and hooks.cancelled_for == "its result could not be saved"
+    # The last move was saved and shown before settling began; then the cancellation.
+    types = [e["type"] for e in listener.events()]
+    assert "won" in types and types[-1] == "table_cancelled"
+    await table.stop()
+
+
+async def test_a_late_snapshot_never_reopens_a_cancelled_table(harness):
+    store = TableStore(harness.runtime)
+    store.node_id = "node-a"
+    table = race_table(None)
+    await store.insert(table, table.take_snapshot())
+    await store.abandon(table, "a test")
+    await store.snapshot(table, table.take_snapshot())  # written nothing: the table is no longer played
+    with pytest.raises(Fenced):
+        await store.append(table, [actor_module.LogEntry(0, {"type": "add", "amount": 1}, "player", 1)], 1)
+    async with harness.runtime.reader() as session:
+        assert (await session.get(LiveTable, table.id)).status == "cancelled"
+    await store.close()
