@@ -121,6 +121,7 @@ class TablestakesClient:
         self.table_messages = 0  # table messages received, and their size in bytes (the load bench reads them)
         self.table_bytes = 0
         self.last_size = 0  # the size of the message being dispatched
+        self.node: str | None = None  # the name of the server the socket reached (its hello says)
         self.keep_messages = True
         self._ids = itertools.count(1)
         self._pending: dict[Any, asyncio.Future] = {}
@@ -238,6 +239,7 @@ class TablestakesClient:
         kind = message.get("type")
         if kind == "hello":
             self._hello_message = message
+            self.node = message.get("node")
             self._hello.set()
         elif kind in ("update", "catch_up", "sync"):
             state = self.tables.get(message["table"])

@@ -4,6 +4,7 @@
     .venv/bin/python bench/load.py --players 400 --baseline      # and the bare relay, 3 interleaved rounds, ratios
     .venv/bin/python bench/load.py --database postgresql+asyncpg://postgres@127.0.0.1:5432/postgres \\
                                    --redis redis://127.0.0.1:6379/15         # on PostgreSQL + Redis (scratch db)
+    .venv/bin/python bench/load.py --database ... --redis ... --nodes 3     # three nodes behind HAProxy
 
 Tablestakes runs as `tablestakes serve --port 0` on a scratch data folder (and, with --database, a scratch PostgreSQL
 database made and dropped on that server). Its players are seeded straight into the database (accounts and login
@@ -13,6 +14,11 @@ its turns with the easy bot's choice after --think seconds (0.5-1.5x at random);
 room and plays on. With --baseline the same players, in groups of the same size, run against bench/bare_relay.py: a
 server of the same stack that only relays each action to the table's sockets; each group takes turns round-robin
 with the same think time.
+
+With --nodes N (PostgreSQL and Redis required) the bench runs N `tablestakes serve` nodes and HAProxy in front of them
+(deploy/haproxy.cfg, rendered by deploy/haproxy.py); players connect through HAProxy, and once seated each socket
+reconnects with its table's node as a hint (`?node=`), as the browser does, so that moves are mostly not relayed.
+CPU and memory are then the sum over the nodes, and the table messages relayed between nodes are counted.
 
 Printed per run and as medians of the rounds: actions per second, the time from an action to every seat at the table
 having its update (p50, p95, p99), the server's CPU time per action (from /proc), the median bytes per table message
@@ -27,6 +33,7 @@ import asyncio
 import itertools
 import json
 import os
+import socket
 import random
 import re
 import signal
@@ -42,6 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import httpx  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from app.client import ClientError, TablestakesClient  # noqa: E402
@@ -87,6 +95,7 @@ class Run:
         self.rss_connected = 0.0
         self.window = 0.0
         self.cpu_seconds = 0.0
+        self.relayed: int | None = None  # table messages relayed between nodes (several nodes only)
 
     def act(self, table: str, version: int, sent: float, group: tuple[int, ...]) -> None:
         self.acts.append((table, version, sent, group))
@@ -118,7 +127,9 @@ class Run:
               f"= {n['actions/s']:.0f}/s ({self.games} games, {self.refused} refused as stale); "
               f"p50/p95/p99 {n['p50 ms']:.1f} / {n['p95 ms']:.1f} / {n['p99 ms']:.1f} ms; "
               f"CPU {n['cpu ms/action']:.3f} ms/action; {n['bytes/update/seat']:.0f} B/update/seat; "
-              f"RSS {n['rss MiB']:.0f} MiB", flush=True)
+              f"RSS {n['rss MiB']:.0f} MiB"
+              + (f"; {self.relayed} table messages relayed between nodes" if self.relayed is not None else ""),
+              flush=True)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -177,6 +188,50 @@ def server_env(data_dir: Path, database: str | None, redis: str | None) -> dict[
     if redis:
         env["REDIS_URL"] = redis
     return env
+
+
+class Cluster:
+    """N nodes on one database and one Redis, and HAProxy in front (the processes' CPU and memory summed)."""
+
+    def __init__(self, count: int, data_dir: Path, env: dict[str, str]):
+        from deploy.haproxy import render
+
+        self.nodes = []
+        for number in range(1, count + 1):
+            node_dir = data_dir / f"n{number}"
+            node_dir.mkdir()
+            self.nodes.append(Server([str(Path(sys.executable).parent / "tablestakes"), "serve", "--port", "0"],
+                                     {**env, "DATA_DIR": str(node_dir), "NODE_NAME": f"n{number}",
+                                      "SECRET_KEY": "load-bench-secret"}))
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        config = data_dir / "haproxy.cfg"
+        config.write_text(render(f"127.0.0.1:{port}", {f"n{n}": node.url.removeprefix("http://")
+                                                       for n, node in enumerate(self.nodes, 1)}))
+        self.haproxy = subprocess.Popen(["haproxy", "-f", str(config), "-db"], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                if httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+
+    @property
+    def pids(self) -> list[int]:
+        return [node.pid for node in self.nodes]
+
+    def relayed(self) -> int:
+        return sum(httpx.get(f"{node.url}/readyz", timeout=5).json().get("relayed_out", 0) for node in self.nodes)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+        self.haproxy.kill()
+        self.haproxy.wait()
 
 
 async def scratch_postgres(base_url: str) -> tuple[str, str]:
@@ -243,6 +298,12 @@ async def tablestakes_round(args: argparse.Namespace, label: str) -> Run:
         seeded = time.perf_counter()
         players = await seed_players(data_dir, database, args.redis, args.players)
         print(f"  {label}: seeded {len(players)} players in {time.perf_counter() - seeded:.1f} s", flush=True)
+        if args.nodes:
+            cluster = Cluster(args.nodes, data_dir, server_env(data_dir, database, args.redis))
+            try:
+                return await play_tablestakes(args, label, cluster, players)
+            finally:
+                cluster.stop()
         server = Server([str(Path(sys.executable).parent / "tablestakes"), "serve", "--port", "0"],
                         server_env(data_dir, database, args.redis))
         try:
@@ -265,8 +326,9 @@ async def flush_redis(url: str) -> None:
     await client.aclose()
 
 
-async def play_tablestakes(args: argparse.Namespace, label: str, server: Server, players: list) -> Run:
-    run = Run(label, server.pid)
+async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, players: list) -> Run:
+    pids = getattr(server, "pids", None) or [server.pid]
+    run = Run(label, pids[0])
     clients: list[TablestakesClient] = []
     semaphore = asyncio.Semaphore(50)
 
@@ -289,21 +351,37 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Server,
     clients = list(await asyncio.gather(*(open_client(i, *p) for i, p in enumerate(players))))
     groups = [tuple(range(i, i + args.seats)) for i in range(0, len(clients) - args.seats + 1, args.seats)]
     first_tables = await asyncio.gather(*(form_table(clients, group, semaphore) for group in groups))
+    if len(pids) > 1:
+        await asyncio.gather(*(follow_table_node(clients[i], table) for group, table in zip(groups, first_tables)
+                               for i in group))
     run.setup_seconds = time.perf_counter() - started
     await asyncio.sleep(1)
-    run.rss_connected = rss_mib(server.pid)
+    run.rss_connected = sum(rss_mib(pid) for pid in pids)
     run.arrivals.sizes.clear()
+    relayed_before = server.relayed() if len(pids) > 1 else 0
     stop_at = time.monotonic() + args.seconds
-    cpu_before, window_start = cpu_seconds(server.pid), time.perf_counter()
+    cpu_before, window_start = sum(cpu_seconds(pid) for pid in pids), time.perf_counter()
     try:
         await asyncio.wait_for(asyncio.gather(*(
             group_loop(args, run, clients, group, table, stop_at, semaphore)
             for group, table in zip(groups, first_tables))), args.seconds + 120)
     finally:
         run.window = time.perf_counter() - window_start
-        run.cpu_seconds = cpu_seconds(server.pid) - cpu_before
+        run.cpu_seconds = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+        if len(pids) > 1:
+            run.relayed = server.relayed() - relayed_before
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     return run
+
+
+async def follow_table_node(client: TablestakesClient, table_id: str) -> None:
+    """Reconnect through the balancer to the node that plays the table (the `node` of its full message), as the
+    browser does on its next connection, and join again from the last version seen."""
+    state = client.tables[table_id]
+    if state.node and state.node != client.node:
+        await client.disconnect()
+        await client.connect(node=state.node)
+        await client.join(table_id, since=state.version, token=state.seat_token)
 
 
 async def form_table(clients: list[TablestakesClient], group: tuple[int, ...], semaphore: asyncio.Semaphore) -> str:
@@ -329,6 +407,8 @@ async def group_loop(args: argparse.Namespace, run: Run, clients: list[Tablestak
         if time.monotonic() >= stop_at:
             return
         table_id = await form_table(clients, group, semaphore)
+        if args.nodes and args.nodes > 1:
+            await asyncio.gather(*(follow_table_node(clients[index], table_id) for index in group))
 
 
 async def play(args: argparse.Namespace, run: Run, clients: list[TablestakesClient], index: int, table_id: str,
@@ -473,6 +553,8 @@ def medians(runs: list[Run]) -> dict[str, float]:
 
 async def main(args: argparse.Namespace) -> None:
     where = "PostgreSQL + Redis" if args.database else "SQLite + memory://"
+    if args.nodes:
+        where += f", {args.nodes} node{'s' if args.nodes > 1 else ''} behind HAProxy"
     print(f"{args.players} players in tables of {args.seats}, {args.seconds:.0f} s windows, think {args.think} s, "
           f"Tablestakes on {where}; {args.rounds} round(s){' with the bare relay' if args.baseline else ''}",
           flush=True)
@@ -507,7 +589,11 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 3 with --baseline)")
     parser.add_argument("--database", help="a PostgreSQL URL to make a scratch database on (default: SQLite)")
     parser.add_argument("--redis", help="a Redis URL (a database the bench may flush; default: memory://)")
+    parser.add_argument("--nodes", type=int, default=0,
+                        help="run this many nodes behind HAProxy (needs --database and --redis)")
     args = parser.parse_args()
+    if args.nodes and not (args.database and args.redis):
+        parser.error("--nodes needs --database and --redis (nodes share PostgreSQL and Redis)")
     if args.rounds is None:
         args.rounds = 3 if args.baseline else 1
     return args

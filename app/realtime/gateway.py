@@ -150,7 +150,8 @@ async def _open(websocket: WebSocket, runtime: Any, realtime: Any) -> Connection
                               "open; this one, the oldest, is closed."))
         await oldest.close(protocol.CLOSE_TOO_MANY_SOCKETS, "too many connections")
     connection.deliver(protocol.Hello(type="hello", user={"id": connection.user_id, "username": connection.username},
-                                      server_time=time.time(), max_frame_bytes=MAX_FRAME_BYTES).model_dump())
+                                      server_time=time.time(), max_frame_bytes=MAX_FRAME_BYTES,
+                                      node=realtime.node_name).model_dump())
     return connection
 
 

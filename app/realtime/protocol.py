@@ -144,6 +144,7 @@ class Hello(_Message):
     user: dict[str, Any]
     server_time: float
     max_frame_bytes: int
+    node: str | None = Field(default=None, description="the name of the server this socket reached")
 
 
 class Ack(_Message):

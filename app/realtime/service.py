@@ -64,6 +64,11 @@ class Realtime:
     def node_id(self) -> str:
         return self.tables.node_id
 
+    @property
+    def node_name(self) -> str | None:
+        ownership = self.tables.ownership
+        return ownership.identity.name if ownership is not None else None
+
     # ------------------------------------------------------------------------------------------- requests
 
     async def handle(self, connection: Any, message: Any) -> dict[str, Any] | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import re
 import shutil
 import signal
 import socket
@@ -35,6 +34,7 @@ from app.games.registry import get_game
 from app.ledger.models import LedgerAccount, LedgerTransaction
 from app.runtime import open_runtime
 from app.tables.models import ClusterNode, GameRecord, LiveTable
+from deploy.haproxy import render
 from tests.support import backends
 from tests.support.harness import PASSWORD, reach_staked_level, wipe
 from tests.support.server import ServeProcess
@@ -77,16 +77,10 @@ class Cluster:
     def start_haproxy(self) -> None:
         if shutil.which("haproxy") is None:
             raise RuntimeError("haproxy is not installed (apt-get install -y haproxy; .ci/run does it)")
-        config = (ROOT / "deploy" / "haproxy.cfg").read_text()
         port = free_port()
-        config = config.replace("bind :8000", f"bind 127.0.0.1:{port}")
-        config = re.sub(r"(?m)^\s*(use-server|server) app\d.*\n", "", config)
-        config = re.sub(r"(?ms)^resolvers docker\n.*?\n\n", "", config).replace(" resolvers docker", "")
-        rules = "".join(f"    use-server {name} if {{ urlp(node) -m str {name} }}\n" for name in NODES)
-        servers = "".join(f"    server {name} {self.nodes[name].url.removeprefix('http://')} check\n"
-                          for name in NODES)
         path = self.root / "haproxy.cfg"
-        path.write_text(config.rstrip() + "\n" + rules + servers)
+        path.write_text(render(f"127.0.0.1:{port}",
+                               {name: self.nodes[name].url.removeprefix("http://") for name in NODES}))
         self._haproxy_log = open(self.root / "haproxy.log", "w")  # noqa: SIM115 (closed in stop)
         self.haproxy = subprocess.Popen(["haproxy", "-f", str(path), "-db"], stdout=subprocess.DEVNULL,
                                         stderr=self._haproxy_log)
