@@ -37,6 +37,7 @@ from app.games.base import Action, Bot, Event, Game, IllegalAction
 from app.games.rng import HashRandom
 from app.tables.patch import diff
 from app.tables.store import Fenced, Snapshot, json_copy
+from app.tables.thinking import THINKING
 
 log = logging.getLogger(__name__)
 
@@ -562,8 +563,8 @@ class TableActor:
         if not legal:
             return
         view = self.game.view(seat) if bot.needs_view else None
-        # Searching bots take real CPU: think in a thread so sockets keep flowing meanwhile.
-        action = await asyncio.to_thread(bot.choose, view, legal)
+        # Searching bots take real CPU: they think in worker processes, so sockets keep flowing (thinking.py).
+        action = await THINKING.choose(bot, view, legal)
         if self.status != "playing" or self.game.is_over:
             return
         if action is None:

@@ -23,6 +23,7 @@ from app.tables.actor import LogEntry, Seat, TableActor, TableTiming
 from app.tables.models import LiveTable
 from app.tables.ownership import Ownership
 from app.tables.store import TableStore
+from app.tables.thinking import THINKING
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,7 @@ class TableManager:
         """A clean stop: the tables handed off (a restarted process, or another node, adopts them at once), then
         this incarnation is marked stopped."""
         await self.hand_off()
+        THINKING.close()
         if self.ownership is not None:
             try:
                 await self.ownership.stop()
