@@ -28,6 +28,7 @@ from app.tables.thinking import THINKING
 log = logging.getLogger(__name__)
 
 JANITOR_SECONDS = 30.0
+ALIVE_CACHE_SECONDS = 1.0
 
 
 def new_table_id() -> str:
@@ -48,6 +49,7 @@ class TableManager:
         self._janitor: asyncio.Task | None = None
         self._keeper: asyncio.Task | None = None
         self._stopping = asyncio.Event()
+        self._alive_seen: dict[str, tuple[bool, float]] = {}  # node -> (alive, until when that answer holds)
         # Called with each table this node starts playing, made here or adopted (matchmaking keeps its players
         # seated; the cluster tells sockets following an adopted table through its old owner to join it again).
         self.listeners: list[Any] = []
@@ -312,9 +314,16 @@ class TableManager:
                            node=self.node_id, epoch=table.epoch)
 
     async def alive_nodes(self, node_ids: list[str]) -> set[str]:
+        """Of these incarnations, the live ones; an answer is reused for a second (joins ask it often)."""
         if self.ownership is None:
             return {self.node_id} & set(node_ids)
-        return await self.ownership.alive_nodes(node_ids)
+        now = time.monotonic()
+        unknown = [node for node in node_ids if self._alive_seen.get(node, (False, 0.0))[1] < now]
+        if unknown:
+            alive = await self.ownership.alive_nodes(unknown)
+            for node in unknown:
+                self._alive_seen[node] = (node in alive, now + ALIVE_CACHE_SECONDS)
+        return {node for node in node_ids if self._alive_seen[node][0]}
 
     def owned(self) -> int:
         return sum(1 for table in self.tables.values() if table.status == "playing")
