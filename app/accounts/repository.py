@@ -45,9 +45,11 @@ async def add_session(session: AsyncSession, *, user_id: int, token_hash: str, n
     return row
 
 
-async def session_by_token_hash(session: AsyncSession, token_hash: str) -> AuthSession | None:
-    result = await session.execute(select(AuthSession).where(AuthSession.token_hash == token_hash))
-    return result.scalar_one_or_none()
+async def session_and_user(session: AsyncSession, token_hash: str) -> tuple[AuthSession, User] | None:
+    """A session by its token's hash, with its user (a session whose user is gone is gone with it)."""
+    row = (await session.execute(select(AuthSession, User).join(User, User.id == AuthSession.user_id)
+                                 .where(AuthSession.token_hash == token_hash))).first()
+    return None if row is None else (row[0], row[1])
 
 
 async def revoke_session(session: AsyncSession, session_id: int, now: datetime) -> None:

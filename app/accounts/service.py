@@ -215,16 +215,14 @@ class AccountService:
         """The user behind a raw session token, or a 401 error saying why not."""
         if not token:
             raise Unauthorized()
-        row = await repo.session_by_token_hash(session, hash_session_token(token))
-        if row is None:
+        found = await repo.session_and_user(session, hash_session_token(token))  # one query: every socket asks
+        if found is None:
             raise InvalidSession()
+        row, user = found
         if row.revoked_at is not None:
             raise SessionRevoked()
         if row.expires_at <= self.clock.now():
             raise SessionExpired()
-        user = await repo.user_by_id(session, row.user_id)
-        if user is None:
-            raise InvalidSession()
         return Authenticated(user, row.id)
 
     async def logout(self, session: AsyncSession, auth: Authenticated) -> None:
