@@ -18,7 +18,7 @@ from app.accounts.service import AccountService
 from app.config import Settings
 from app.core import migrations
 from app.core.clock import Clock, SystemClock
-from app.core.db import create_engine, create_reader, create_sessionmaker
+from app.core.db import QueuedWriteSession, create_engine, create_reader, create_sessionmaker
 from app.core.ratelimit import RateLimiter
 from app.core.redis import close_redis, create_redis
 from app.core.security import PasswordHashing
@@ -40,9 +40,14 @@ class Runtime:
     accounts: AccountService
     friends: FriendService
 
-    def transaction(self) -> Any:
-        """`async with runtime.transaction() as session:` one unit of work, committed on success."""
-        return self.sessionmaker.begin()
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """`async with runtime.transaction() as session:` one unit of work, committed on success. On SQLite it
+        waits its turn among this process's writers first (app/core/db.py, _WriterQueue)."""
+        async with self.sessionmaker.begin() as session:
+            if isinstance(session, QueuedWriteSession):
+                await session._line_up()
+            yield session
 
 
 @asynccontextmanager
@@ -55,7 +60,7 @@ async def open_runtime(settings: Settings, clock: Clock | None = None, *, migrat
     try:
         if migrate:
             await migrations.upgrade(engine)
-        sessionmaker = create_sessionmaker(engine)
+        sessionmaker = create_sessionmaker(engine, settings.sqlite_busy_timeout_ms)
         limiter = RateLimiter(redis)
         ledger = LedgerService(clock)
         passwords = PasswordHashing(settings.argon2_memory_kib, settings.argon2_time_cost,

@@ -10,6 +10,7 @@ overwriting each other, and readers still read a consistent snapshot.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.sql.dml import Insert
@@ -107,7 +109,93 @@ def _make_sqlite_transactional(engine: AsyncEngine, busy_timeout_ms: int) -> Non
 READ_ONLY = "tablestakes_read_only"
 
 
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+class _WriterQueue:
+    """One SQLite writer at a time in this process, waiting in line on the event loop.
+
+    SQLite lets one connection write at a time; the others wait in its busy handler, which polls with growing sleeps
+    (up to 100 ms each). Under load that polling, not the work, was most of a move's latency. Writers of this process
+    therefore queue here first, in order, and reach SQLite one by one (the busy timeout still guards against other
+    processes). A session joins the queue at its first statement, exactly when SQLite's BEGIN IMMEDIATE would have
+    waited, and leaves it when its transaction ends, so nothing that worked before can deadlock here.
+    """
+
+    def __init__(self, timeout_seconds: float):
+        self.timeout_seconds = timeout_seconds
+        self._lock: asyncio.Lock | None = None
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+
+class QueuedWriteSession(AsyncSession):
+    """An AsyncSession that takes its place in the writers' queue before its first statement (SQLite only)."""
+
+    writers: _WriterQueue
+
+    _in_line = False
+
+    async def _line_up(self) -> None:
+        if not self._in_line:
+            try:
+                await asyncio.wait_for(self.writers.lock.acquire(), self.writers.timeout_seconds)
+            except TimeoutError:
+                raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked (writers' queue)")) \
+                    from None
+            self._in_line = True
+
+    def _leave(self) -> None:
+        if self._in_line:
+            self._in_line = False
+            self.writers.lock.release()
+
+    async def execute(self, *args: Any, **kwargs: Any) -> Any:
+        await self._line_up()
+        return await super().execute(*args, **kwargs)
+
+    async def scalar(self, *args: Any, **kwargs: Any) -> Any:
+        await self._line_up()
+        return await super().scalar(*args, **kwargs)
+
+    async def scalars(self, *args: Any, **kwargs: Any) -> Any:
+        await self._line_up()
+        return await super().scalars(*args, **kwargs)
+
+    async def get(self, *args: Any, **kwargs: Any) -> Any:
+        await self._line_up()
+        return await super().get(*args, **kwargs)
+
+    async def flush(self, *args: Any, **kwargs: Any) -> None:
+        await self._line_up()
+        await super().flush(*args, **kwargs)
+
+    async def commit(self) -> None:
+        try:
+            await super().commit()
+        finally:
+            self._leave()
+
+    async def rollback(self) -> None:
+        try:
+            await super().rollback()
+        finally:
+            self._leave()
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            self._leave()
+
+
+def create_sessionmaker(engine: AsyncEngine, busy_timeout_ms: int = 30_000) -> async_sessionmaker[AsyncSession]:
+    """Sessions that may write. On SQLite they queue for the write lock on the event loop (_WriterQueue)."""
+    if engine.dialect.name == "sqlite":
+        session_class = type("SQLiteWriteSession", (QueuedWriteSession,),
+                             {"writers": _WriterQueue(busy_timeout_ms / 1000)})
+        return async_sessionmaker(engine, class_=session_class, expire_on_commit=False, autoflush=False)
     return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
 
 
