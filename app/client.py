@@ -96,9 +96,6 @@ class TableState:
     def over(self) -> bool:
         return self.info.get("status") == "finished"
 
-    @property
-    def my_turn(self) -> bool:
-        return self.seat is not None and self.seat in self.view.get("to_act", []) and bool(self.legal)
 
 
 class TablestakesClient:

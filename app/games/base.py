@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,8 +27,9 @@ Action = dict[str, Any]
 View = dict[str, Any]
 
 
-class IllegalAction(Exception):
-    """An action the rules refuse. `code` is stable and machine-readable, `message` is for the player."""
+class Refusal(Exception):
+    """A request refused, changing nothing: `code` is stable and machine-readable, `message` is for the player. The
+    one shape of the engines' refusals (IllegalAction), the tables' and the relay's."""
 
     def __init__(self, code: str, message: str):
         super().__init__(f"{code}: {message}")
@@ -37,6 +38,10 @@ class IllegalAction(Exception):
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+class IllegalAction(Refusal):
+    """An action the rules refuse."""
 
 
 class Event:
@@ -247,5 +252,3 @@ class Bot(ABC):
     def choose(self, view: View | None, legal: list[Action]) -> Action | None:
         """One of `legal` (or an equal dict). None only when the seat is not obliged to act (an optional call)."""
 
-
-BotFactory = Callable[[int, random.Random], Bot]

@@ -67,9 +67,6 @@ class Posted:
     entries: tuple[Entry, ...]
     replayed: bool = False
 
-    def delta_of(self, account_id: int) -> int:
-        return sum(entry.delta for entry in self.entries if entry.account_id == account_id)
-
 
 @dataclass(frozen=True)
 class HistoryItem:

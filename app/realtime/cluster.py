@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.core import strict_json
+from app.games.base import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +39,8 @@ def node_channel(node_id: str) -> str:
     return f"ts:node:{node_id}"
 
 
-class ClusterError(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+class ClusterError(Refusal):
+    """A relayed request refused by the other node, or left unanswered."""
 
 
 class RemoteListener:

@@ -22,7 +22,7 @@ from app.core import strict_json
 from app.core.errors import AppError
 from app.core.http import origin_allowed
 from app.core.security import SESSION_COOKIE
-from app.games.base import IllegalAction
+from app.games.base import Refusal
 from app.realtime import protocol
 from app.tables.actor import TableError
 
@@ -230,7 +230,7 @@ async def _handle_text(connection: Connection, realtime: Any, text: str) -> None
     table = getattr(message, "table", None)
     try:
         reply = await realtime.handle(connection, message)
-    except (TableError, IllegalAction, AppError) as error:
+    except (Refusal, AppError) as error:
         connection.deliver(_error(request_id, error.code, error.message, table))
         return
     except Exception:

@@ -234,16 +234,6 @@ CLOSE_MESSAGE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001  # the server is shutting down
 CLOSE_SERVICE_RESTART = 1012  # this server is leaving (a drain): reconnect now, another one has your tables
 
-CLOSE_CODES = {
-    CLOSE_UNAUTHORIZED: "unauthorized: no valid session cookie",
-    CLOSE_FORBIDDEN_ORIGIN: "forbidden origin",
-    CLOSE_RATE_LIMITED: "rate limited: too many messages",
-    CLOSE_TOO_SLOW: "the client did not keep up with its messages",
-    CLOSE_TOO_MANY_SOCKETS: "too many connections for this user: the oldest was closed (do not reconnect by itself)",
-    CLOSE_MESSAGE_TOO_BIG: "message too big",
-    CLOSE_GOING_AWAY: "server shutting down",
-    CLOSE_SERVICE_RESTART: "this server is leaving: reconnect at once (the balancer sends you to another one)",
-}
 
 
 def schemas() -> dict[str, Any]:

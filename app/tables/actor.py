@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from app.core import strict_json
-from app.games.base import Action, Bot, Event, Game, IllegalAction
+from app.games.base import Action, Bot, Event, Game, IllegalAction, Refusal
 from app.games.rng import HashRandom
 from app.tables.patch import diff
 from app.tables.store import Fenced, Snapshot, json_copy
@@ -134,11 +134,8 @@ class NoHooks:
         return 0
 
 
-class TableError(Exception):
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+class TableError(Refusal):
+    """A request the table refuses (not seated, closed, moved)."""
 
 
 @dataclass
@@ -361,7 +358,7 @@ class TableActor:
                         answers.append((request, await self._handle(request), None))
                         if self.status == "playing" and not self.game.is_over:
                             self._schedule()  # timers follow each change (a joining listener sees them)
-                    except (TableError, IllegalAction) as refused:
+                    except Refusal as refused:
                         answers.append((request, None, refused))
                     except Exception as error:  # a bug must not kill the table silently
                         log.exception("table %s failed handling %s", self.id, request.kind)

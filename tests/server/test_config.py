@@ -37,7 +37,7 @@ def test_with_nothing_set_the_app_runs_embedded_in_dot_data(env, tmp_path: Path)
     assert (settings.booster_price, settings.booster_multiplier, settings.booster_seconds) == (300, 2.0, 3600)
     assert (settings.vip_price, settings.vip_multiplier, settings.vip_days) == (2000, 1.5, 30)
     assert (settings.online_fill_seconds, settings.staked_fill_seconds) == (20, 60)
-    assert (settings.turn_timer_seconds, settings.disconnect_grace_seconds, settings.pika_alert_seconds) == (30, 15, 3)
+    assert (settings.turn_timer_seconds, settings.disconnect_grace_seconds) == (30, 15)
     assert settings.stakes == [100, 250, 500, 1000]
 
 

@@ -13,7 +13,6 @@ BLUE_CHIP = "blue_chip"
 GROWTH = "growth"
 SPECULATIVE = "speculative"
 TIERS = (BLUE_CHIP, GROWTH, SPECULATIVE)
-TIER_NAMES = {BLUE_CHIP: "Blue chip", GROWTH: "Growth", SPECULATIVE: "Speculative"}
 
 SECTORS = ("tech", "energy", "shipping", "real-estate", "mining")
 SECTOR_NAMES = {

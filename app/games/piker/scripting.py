@@ -35,8 +35,3 @@ def scripted(
 def hands(*dice_per_seat: Sequence[int]) -> list[int]:
     """The rolls of one Generate Income: seat 0's dice, then seat 1's, and so on."""
     return [die for hand in dice_per_seat for die in hand]
-
-
-def deck_after(deal: Sequence[str]) -> list[str]:
-    """The whole deck order `scripted(deal=...)` produces (the cards a test did not name follow in DECK order)."""
-    return list(deal) + [card for card in DECK if card not in deal]

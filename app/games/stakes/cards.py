@@ -34,7 +34,3 @@ DECK_SIZE = len(FULL_DECK)
 def new_deck() -> list[str]:
     """The 52 cards in a fixed order (clubs, diamonds, hearts, spades; ace to king), before any shuffle."""
     return list(FULL_DECK)
-
-
-def is_card(name: object) -> bool:
-    return isinstance(name, str) and name in VALUE
