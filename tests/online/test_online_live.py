@@ -128,7 +128,7 @@ async def test_a_staked_table_not_full_in_time_is_cancelled_with_every_stake_bac
         assert waiting["event"] == "waiting"
     assert [(await c.get("/api/wallet"))["balance"] for c in (ada, bob)] == [750, 750]
     online.clock.advance(seconds=59)
-    await asyncio.sleep(0.1)
+    await online.server.app.state.online.tick()  # a tick at this moment of the clock: not yet the fill time
     assert not events(ada, "cancelled")
     online.clock.advance(seconds=1.5)
     for client in (ada, bob):
@@ -158,7 +158,7 @@ async def test_a_closed_socket_keeps_the_queued_seat_for_the_grace_time_then_giv
     assert (await ada.get("/api/wallet"))["balance"] == 500
     await closed(online, ada)
     online.clock.advance(seconds=grace - 1)
-    await asyncio.sleep(0.1)  # the matchmaking loop ticks every 0.02 s: the seat is still kept
+    await online.server.app.state.online.tick()  # a tick at this moment of the clock: the seat is still kept
     assert (await ada.get("/api/matchmaking"))["status"] == "waiting"
     assert (await ada.get("/api/wallet"))["balance"] == 500
     online.clock.advance(seconds=1.1)
