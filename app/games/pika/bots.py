@@ -288,9 +288,8 @@ def search(
     for seat, groups in enumerate(view["passed"]):
         if seat != me:
             for group in groups:
-                forbidden = bytearray(KINDS)
-                for name in group["kinds"]:
-                    forbidden[CODE[name]] = 1
+                mask = int(group["kinds"], 16)
+                forbidden = bytearray((mask >> code) & 1 for code in range(KINDS))
                 notes.append((seat, min(group["cards"], counts[seat]), forbidden))
     # Only the cards a sample uses need shuffling: the other hands and the next DRAWS_SHUFFLED of the pile.
     shuffled = min(size, dealt + DRAWS_SHUFFLED)

@@ -25,6 +25,14 @@ NAMES: tuple[str, ...] = tuple(
 )
 CODE: dict[str, int] = {name: code for code, name in enumerate(NAMES)}
 
+
+def kinds_of_mask(mask: str) -> tuple[str, ...]:
+    """The card names in a hexadecimal mask of kinds (bit `code` set for NAMES[code]), the compact form the view
+    uses for sets of kinds (its "passed" notes)."""
+    bits = int(mask, 16)
+    return tuple(NAMES[code] for code in range(KINDS) if (bits >> code) & 1)
+
+
 COLOUR_OF: tuple[int, ...] = tuple([code // 13 for code in range(52)] + [-1, -1])  # -1: a black card
 RANK_OF: tuple[int, ...] = tuple([code % 13 for code in range(52)] + [13, 14])  # 13 Joker, 14 +4
 IS_NUMBER: bytes = bytes(1 if code < 52 and code % 13 < 10 else 0 for code in range(KINDS))

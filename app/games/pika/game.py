@@ -23,7 +23,8 @@ own order), hand_counts, discard_top, colour, stack (amount, may_chain in words,
 drawn_card (mine, waiting for "play it or keep it") and deciding_drawn_card (someone is), alerts (seat and whether
 I may call), alert_seconds, called_pika, idle_turns (towards the stalemate end), passed, over, end, placings.
 "passed" is public memory for players who remember nothing (bots): per seat, groups {cards, kinds}, oldest first,
-meaning "at least `cards` of this seat's cards are none of `kinds`", deduced from its drawing or taking a stack
+meaning "at least `cards` of this seat's cards are none of `kinds`" (`kinds` a hexadecimal mask of card kinds, bit
+`code` for cards.NAMES[code], as sent on every pass: cards.kinds_of_mask names them), deduced from its drawing or taking a stack
 instead of playing (true unless it passed holding a playable card, which pika.md allows; a later play showing that
 drops the groups).
 
@@ -46,7 +47,6 @@ The draw pile is kept with its next card at the end of the list (`pop()`); `to_s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from app.games.base import Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
@@ -108,11 +108,6 @@ CHAIN_NAMES_ON_WILD_FOUR = tuple(
 )
 
 
-@lru_cache(maxsize=4096)
-def _kind_names(kinds: int) -> tuple[str, ...]:
-    """The names of the card kinds in a bitmask, in card order. Pass notes are unions of a few matching tables, so
-    the same masks come back again and again."""
-    return tuple(NAMES[card] for card in range(KINDS) if (kinds >> card) & 1)
 
 
 # Per card kind, its play actions in the order legal_actions lists them (a black card once per colour), without
@@ -691,7 +686,7 @@ class Pika(Game):
             # Per seat: at least `cards` of its cards were held when it last drew or took a stack instead of
             # playing one of `kinds` (public: deduced from what everyone saw; a player may pass holding one).
             "passed": [
-                [{"cards": cards, "kinds": list(_kind_names(kinds))} for cards, kinds in groups]
+                [{"cards": cards, "kinds": format(kinds, "x")} for cards, kinds in groups]
                 for groups in self.passed
             ],
             "over": self.over,
