@@ -1,8 +1,11 @@
-"""/api/friends: requests, friends, blocks."""
+"""/api/friends: requests, friends, blocks. Each change reaches the other person at once over their socket (a
+`friend` notice, docs/protocol.md), after the commit, the way room invitations do (app/rooms/endpoints.py)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response, status
+from typing import Literal
+
+from fastapi import APIRouter, BackgroundTasks, Request, Response, status
 
 from app.accounts.service import UnknownUser
 from app.core.openapi import errors
@@ -11,12 +14,21 @@ from app.friends.service import (AlreadyFriends, Blocked, CannotBefriendYourself
                                  NotBlocked, NotFriends, RequestAlreadySent, YouBlockedThem)
 
 from app.deps import CurrentUser, DbSession, RuntimeDep
-from app.friends.schemas import FriendListsOut, PersonOut, RequestSentOut, UsernameIn
+from app.friends.schemas import FriendListsOut, PersonOut, RequestSentOut, UnseenOut, UsernameIn
 from app.friends.service import Person
 
 router = APIRouter(prefix="/api/friends", tags=["friends"])
 
 NO_CONTENT = status.HTTP_204_NO_CONTENT
+
+FriendEvent = Literal["request", "accepted", "declined", "cancelled", "removed"]
+
+
+async def _tell(request: Request, user_id: int, event: FriendEvent, username: str) -> None:
+    """A `friend` notice to every socket of the user, on whichever node holds it (the hub's user broadcast). A
+    coroutine, so the background task runs on the event loop (the sockets' queues are not thread-safe)."""
+    request.app.state.realtime.hub.send_to_user(user_id, {"type": "friend",
+                                                          "data": {"event": event, "username": username}})
 
 
 @router.get("", response_model=FriendListsOut)
@@ -32,35 +44,60 @@ async def lists(request: Request, auth: CurrentUser, session: DbSession, runtime
                           blocked=out(found.blocked))
 
 
+@router.get("/unseen", response_model=UnseenOut)
+async def unseen(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> UnseenOut:
+    """The Friends badge: requests to me I have not seen yet (until I open Friends)."""
+    return UnseenOut(requests=await runtime.friends.unseen_requests(session, auth.user))
+
+
+@router.post("/seen", status_code=NO_CONTENT)
+async def seen(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> Response:
+    """I opened Friends: the requests waiting for me are seen (they still wait for an answer)."""
+    await runtime.friends.mark_requests_seen(session, auth.user)
+    return Response(status_code=NO_CONTENT)
+
+
 @router.post("/requests", response_model=RequestSentOut, status_code=status.HTTP_201_CREATED,
              responses=errors(UnknownUser, CannotBefriendYourself, Blocked, YouBlockedThem, AlreadyFriends,
                               RequestAlreadySent))
-async def send_request(body: UsernameIn, auth: CurrentUser, session: DbSession, runtime: RuntimeDep
-                       ) -> RequestSentOut:
-    return RequestSentOut(status=await runtime.friends.send_request(session, auth.user, body.username))
+async def send_request(body: UsernameIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+                       session: DbSession, runtime: RuntimeDep) -> RequestSentOut:
+    sent, other = await runtime.friends.send_request(session, auth.user, body.username)
+    # After the commit (background tasks run once the response is sent), so what they read then agrees.
+    background.add_task(_tell, request, other.id, "request" if sent == "requested" else "accepted",
+                        auth.user.username)
+    return RequestSentOut(status=sent)
 
 
 @router.post("/requests/{username}/accept", status_code=NO_CONTENT, responses=errors(UnknownUser, NoSuchRequest))
-async def accept(auth: CurrentUser, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
-    await runtime.friends.accept(session, auth.user, username)
+async def accept(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+                 runtime: RuntimeDep, username: Username) -> Response:
+    other = await runtime.friends.accept(session, auth.user, username)
+    background.add_task(_tell, request, other.id, "accepted", auth.user.username)
     return Response(status_code=NO_CONTENT)
 
 
 @router.post("/requests/{username}/decline", status_code=NO_CONTENT, responses=errors(UnknownUser, NoSuchRequest))
-async def decline(auth: CurrentUser, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
-    await runtime.friends.decline(session, auth.user, username)
+async def decline(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+                  runtime: RuntimeDep, username: Username) -> Response:
+    other = await runtime.friends.decline(session, auth.user, username)
+    background.add_task(_tell, request, other.id, "declined", auth.user.username)
     return Response(status_code=NO_CONTENT)
 
 
 @router.delete("/requests/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, NoSuchRequest))
-async def cancel(auth: CurrentUser, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
-    await runtime.friends.cancel(session, auth.user, username)
+async def cancel(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+                 runtime: RuntimeDep, username: Username) -> Response:
+    other = await runtime.friends.cancel(session, auth.user, username)
+    background.add_task(_tell, request, other.id, "cancelled", auth.user.username)
     return Response(status_code=NO_CONTENT)
 
 
 @router.delete("/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, NotFriends))
-async def remove(auth: CurrentUser, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
-    await runtime.friends.remove(session, auth.user, username)
+async def remove(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+                 runtime: RuntimeDep, username: Username) -> Response:
+    other = await runtime.friends.remove(session, auth.user, username)
+    background.add_task(_tell, request, other.id, "removed", auth.user.username)
     return Response(status_code=NO_CONTENT)
 
 

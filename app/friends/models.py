@@ -21,6 +21,7 @@ class FriendRequest(Base):
     sender_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     recipient_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)  # the recipient opened Friends
 
 
 class Friendship(Base):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import User
@@ -113,3 +113,16 @@ async def friend_ids(session: AsyncSession, user_id: int) -> list[int]:
     low = select(Friendship.user_high_id).where(Friendship.user_low_id == user_id)
     high = select(Friendship.user_low_id).where(Friendship.user_high_id == user_id)
     return [int(v) for v in (await session.execute(low.union_all(high))).scalars()]
+
+
+async def unseen_requests(session: AsyncSession, user_id: int) -> int:
+    result = await session.execute(select(func.count(FriendRequest.id))
+                                   .where(FriendRequest.recipient_id == user_id, FriendRequest.seen_at.is_(None)))
+    return int(result.scalar_one())
+
+
+async def mark_requests_seen(session: AsyncSession, user_id: int, now: datetime) -> int:
+    result = await session.execute(update(FriendRequest)
+                                   .where(FriendRequest.recipient_id == user_id, FriendRequest.seen_at.is_(None))
+                                   .values(seen_at=now))
+    return int(result.rowcount or 0)

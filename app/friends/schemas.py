@@ -31,3 +31,7 @@ class FriendListsOut(BaseModel):
 
 class RequestSentOut(BaseModel):
     status: Literal["requested", "friends"]
+
+
+class UnseenOut(BaseModel):
+    requests: int  # friend requests to me that I have not seen yet (the Friends badge)

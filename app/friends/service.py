@@ -82,9 +82,9 @@ class FriendService:
         self.clock = clock
         self.accounts = accounts
 
-    async def send_request(self, session: AsyncSession, me: User, username: str) -> str:
+    async def send_request(self, session: AsyncSession, me: User, username: str) -> tuple[str, User]:
         """Ask `username` to be friends. If they had already asked you, you become friends at once ("friends");
-        otherwise the request waits for them ("requested")."""
+        otherwise the request waits for them ("requested"). Returns that status and the other person (to tell)."""
         other = await self.accounts.user_by_username(session, username)
         if other.id == me.id:
             raise CannotBefriendYourself()
@@ -96,7 +96,7 @@ class FriendService:
             raise AlreadyFriends()
         if await repo.request_between(session, other.id, me.id) is not None:
             await self._befriend(session, other.id, me.id)
-            return "friends"
+            return "friends", other
         if await repo.request_between(session, me.id, other.id) is not None:
             raise RequestAlreadySent()
         try:
@@ -104,28 +104,32 @@ class FriendService:
                 await repo.add_request(session, me.id, other.id, self.clock.now())
         except IntegrityError:
             raise RequestAlreadySent() from None
-        return "requested"
+        return "requested", other
 
-    async def accept(self, session: AsyncSession, me: User, username: str) -> None:
+    async def accept(self, session: AsyncSession, me: User, username: str) -> User:
         other = await self.accounts.user_by_username(session, username)
         if await repo.request_between(session, other.id, me.id) is None:
             raise NoSuchRequest()
         await self._befriend(session, other.id, me.id)
+        return other
 
-    async def decline(self, session: AsyncSession, me: User, username: str) -> None:
+    async def decline(self, session: AsyncSession, me: User, username: str) -> User:
         other = await self.accounts.user_by_username(session, username)
         if not await repo.delete_request(session, other.id, me.id):
             raise NoSuchRequest()
+        return other
 
-    async def cancel(self, session: AsyncSession, me: User, username: str) -> None:
+    async def cancel(self, session: AsyncSession, me: User, username: str) -> User:
         other = await self.accounts.user_by_username(session, username)
         if not await repo.delete_request(session, me.id, other.id):
             raise NoSuchRequest()
+        return other
 
-    async def remove(self, session: AsyncSession, me: User, username: str) -> None:
+    async def remove(self, session: AsyncSession, me: User, username: str) -> User:
         other = await self.accounts.user_by_username(session, username)
         if not await repo.delete_friendship(session, me.id, other.id):
             raise NotFriends()
+        return other
 
     async def block(self, session: AsyncSession, me: User, username: str) -> None:
         """Block `username` (idempotent): ends the friendship and pending requests both ways."""
@@ -154,6 +158,14 @@ class FriendService:
                            incoming=people(await repo.incoming_requests(session, me.id)),
                            outgoing=people(await repo.outgoing_requests(session, me.id)),
                            blocked=people(await repo.blocked_by(session, me.id)))
+
+    async def unseen_requests(self, session: AsyncSession, me: User) -> int:
+        """How many requests to me wait that I have not seen yet (the Friends badge, across reloads)."""
+        return await repo.unseen_requests(session, me.id)
+
+    async def mark_requests_seen(self, session: AsyncSession, me: User) -> None:
+        """I looked at my requests (opened Friends): the badge goes back to nothing; the requests still wait."""
+        await repo.mark_requests_seen(session, me.id, self.clock.now())
 
     # --- for the other layers (invitations, presence) -----------------------------------------------------------
 

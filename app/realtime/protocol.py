@@ -212,6 +212,24 @@ class Notice(_Message):
     data: dict[str, Any]
 
 
+class FriendData(_Message):
+    """What changed between you and `username` (platform.md, "Players and friends")."""
+
+    event: Literal["request", "accepted", "declined", "cancelled", "removed"] = Field(
+        description="request: they asked you to be friends; accepted: they accepted your request (or asked you back), "
+                    "you are friends now; declined: they declined your request; cancelled: they withdrew their "
+                    "request to you; removed: they ended your friendship")
+    username: str = Field(description="the other person")
+
+
+class Friend(_Message):
+    """News from Friends, at once: a request to you, an answer to yours. The count of requests you have not seen
+    yet is GET /api/friends/unseen (it survives a reload until you open Friends: POST /api/friends/seen)."""
+
+    type: Literal["friend"]
+    data: FriendData
+
+
 class Matchmaking(_Message):
     """News of your place in the queue: someone sat down or left (`waiting`), your table formed (`matched`: join
     `table_id`), it was cancelled (`cancelled`), you left (`left`)."""
@@ -220,7 +238,7 @@ class Matchmaking(_Message):
     data: MatchmakingData
 
 
-ServerMessage = Annotated[Union[Hello, Ack, Error, Pong, TableMessage, Notice, Matchmaking],
+ServerMessage = Annotated[Union[Hello, Ack, Error, Pong, TableMessage, Notice, Friend, Matchmaking],
                           Field(discriminator="type")]
 server_message_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 

@@ -18,6 +18,7 @@ class Reward:
     pot: int = 0  # share of a staked pot
     xp: int = 0
     league_points: int = 0
+    league_halved: bool = False  # league points halved: a simulated player sat at the table (the results say why)
     left: bool = False  # counted as having left: no prize, XP or league points
 
     def as_dict(self) -> dict[str, int | bool]:
@@ -100,5 +101,9 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
         reward.coins = floor(prizes[seat] * multipliers[seat])
         reward.xp = rules.xp_by_place[min(table.placings[seat], len(rules.xp_by_place)) - 1] + rules.xp_for_finishing
         points = league[seat]
-        reward.league_points = points // 2 if table.bot_filled else points
+        if table.mode in ("online", "staked") and table.bot_filled:
+            # platform.md, weekly league: "Half, rounded down, when a simulated player sat at the table."
+            reward.league_points, reward.league_halved = points // 2, True
+        else:
+            reward.league_points = points
     return rewards

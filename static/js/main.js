@@ -30,7 +30,7 @@ const NAV = [
 // Short names for the header's chips of running shop items (the shop shows the full titles).
 const RUNNING_LABELS = { booster: 'Booster', vip: 'VIP' };
 
-function Header({ me, route }) {
+function Header({ me, route, unseen }) {
   // /api/me lists what ran when it was read; one that ended since then is not shown.
   const running = (me?.active || []).filter((item) => Date.parse(item.ends_at) > Date.now());
   const runningText = running.map((item) => `, ${item.title} until ${when(item.ends_at)}`).join('');
@@ -50,8 +50,15 @@ function Header({ me, route }) {
       </div>`}
     </div>
     ${me && html`<nav class="nav" aria-label="Main">
-      ${NAV.map(([name, href, label]) => html`<a href=${href} class=${route.name === name ? 'current' : ''}
-        aria-current=${route.name === name ? 'page' : undefined}>${label}</a>`)}
+      ${NAV.map(([name, href, label]) => {
+        // The Friends badge: requests not seen yet. The link keeps its name; the count is its description.
+        const badge = name === 'friends' && unseen > 0;
+        return html`<a href=${href} class=${route.name === name ? 'current' : ''}
+          aria-current=${route.name === name ? 'page' : undefined}
+          aria-describedby=${badge ? 'friends-unseen' : undefined}>${label}${badge ? html` <span class="nav-badge"
+            aria-hidden="true">${unseen}</span><span id="friends-unseen" hidden>${unseen} new friend
+            request${unseen === 1 ? '' : 's'}</span>` : ''}</a>`;
+      })}
       <button type="button" class="nav-logout" onClick=${() => logOut()}>Log out</button>
     </nav>`}
   </header>`;
@@ -140,7 +147,7 @@ function App() {
     screen = html`<${Screen} key=${route.path} params=${route.params} me=${me} />`;
   }
   return html`
-    <${Header} me=${me} route=${route} />
+    <${Header} me=${me} route=${route} unseen=${state.friendsUnseen} />
     <${ConnectionBanner} state=${state} />
     <${InvitationTray} invitations=${me && route.name !== 'lobby' ? state.trayInvitations : []} />
     <main id="main">${screen}</main>

@@ -9,12 +9,13 @@ export function signedIn(me) {
   setStore({ me });
   socket.start();
   loadInvitations();
+  loadFriendsUnseen();
 }
 
 export function signedOut(note) {
   loginHint.clear();
   socket.stop();
-  setStore({ me: null, invitations: [], trayInvitations: [] });
+  setStore({ me: null, invitations: [], trayInvitations: [], friendsUnseen: 0 });
   if (note) toast(note, 'warning', 8);
   const here = parseRoute().name;
   if (here !== 'login' && here !== 'signup') go('/login');
@@ -46,6 +47,24 @@ export async function loadInvitations() {
     /* the lobby shows its own error when it loads them */
   }
 }
+
+/** The Friends badge comes from the server, so it survives a reload until Friends is opened (which marks the
+ * requests seen: the friends screen does it). */
+export async function loadFriendsUnseen() {
+  if (parseRoute().name === 'friends') return; // the screen shows them and marks them seen
+  try {
+    const { requests } = await get('/api/friends/unseen');
+    setStore({ friendsUnseen: requests });
+  } catch {
+    /* the badge keeps its last number */
+  }
+}
+
+// What a `friend` notice tells the player (docs/protocol.md); declines, withdrawals and removals only update lists.
+const FRIEND_NEWS = {
+  request: (name) => [`${name} wants to be your friend.`, 'info'],
+  accepted: (name) => [`${name} accepted your friend request: you are friends now.`, 'success'],
+};
 
 export async function acceptInvitation(invitation) {
   const room = await post(`/api/invitations/${invitation.id}/accept`);
@@ -92,6 +111,14 @@ async function takeBackQueuedSeat() {
 function onNotice(message) {
   if (message.type === 'hello') {
     takeBackQueuedSeat();
+    loadFriendsUnseen(); // requests that came while the socket was down
+    return;
+  }
+  if (message.type === 'friend') {
+    const { event, username } = message.data || {};
+    const news = FRIEND_NEWS[event];
+    if (news) toast(...news(username));
+    loadFriendsUnseen(); // on Friends the screen reloads its lists instead, and marks requests seen
     return;
   }
   if (message.type === 'invitation') {

@@ -9,6 +9,7 @@ export const store = {
   connection: 'offline', // offline | connecting | open | reconnecting | closed | replaced
   retryIn: 0, // seconds before the next reconnection attempt
   invitations: [], // pending invitations (GET /api/invitations, then socket notices)
+  friendsUnseen: 0, // friend requests to me not seen yet: the Friends badge (GET /api/friends/unseen)
   toasts: [], // short notes: {id, text, kind}
 };
 

@@ -50,6 +50,14 @@ export function when(iso) {
   return date.toLocaleString('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
+/** platform.md's one word for a seat a program plays: a "simulated player" fills an online table matchmaking left
+ * empty; at practice and friends tables it is a "bot". The table and the results tag such seats alike. */
+export function botTag(mode) {
+  return mode === 'online'
+    ? { text: 'simulated', title: 'A simulated player: it takes a place but wins nothing' }
+    : { text: 'bot', title: 'A bot' };
+}
+
 export const MODE_NAMES = {
   bots: 'practice vs bots',
   friends: 'with friends',

@@ -161,6 +161,8 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             assert table.mode == "online"
             seat = next(i for i, s in enumerate(table.seats) if s.name == "shopper")
             assert table.seats[1 - seat].kind == "bot"  # the simulated player
+            # One word for it (platform.md), at the table as in the results.
+            await page.locator(".seat-strip .tag-bot", has_text="simulated").wait_for()
             await player.shot("online-table")
             played = await play_stakes(player, server=server, table_id=table_id, seat=seat, shoot=False)
             assert not played.refusals, played
@@ -174,6 +176,10 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             assert (await earned.locator(".stat-value").first.inner_text()).strip() == f"+{prize}"
             points = (12 if won else 8) // 2  # league points, halved: a simulated player sat at the table
             assert (await earned.locator(".stat-value").nth(2).inner_text()).strip() == f"+{points}"
+            # The results say when and why the points were halved, and name the seat as the table did.
+            await earned.get_by_text("League points halved (rounded down): a simulated player sat at this table.",
+                                     exact=False).wait_for()
+            assert await page.locator("table.results .tag-bot").all_inner_texts() == ["simulated"]
             await player.shot("online-results")
 
             # The league: this week's Stakes standings hold this game.

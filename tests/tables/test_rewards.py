@@ -47,6 +47,8 @@ def test_online_pays_every_place_but_simulated_players_and_leavers_get_nothing()
     rewards = table_rewards(table("online", [1, 2, 3, 4], humans=[True, False, True, True], left=[False, False, False, True], bot_filled=True), RULES)
     assert [r.coins for r in rewards] == [100, 0, 40, 0]
     assert [r.league_points for r in rewards] == [6, 0, 2, 0]
+    assert [r.league_halved for r in rewards] == [True, False, True, False]  # said on the results, for whom it counts
+    assert not any(r.league_halved for r in table_rewards(table("online", [1, 2]), RULES))
     assert rewards[3].left and rewards[3].xp == 0
 
 

@@ -1,8 +1,11 @@
-// Friends: add by username, requests both ways, online status, invite to a room, remove and block.
+// Friends: add by username, requests both ways, online status, invite to a room, remove and block. The lists follow
+// `friend` notices at once (a request, an answer), and opening this screen marks the requests to me seen (the badge).
 import { del, get, post, put } from '../api.js';
+import { GAMES } from '../games/index.js';
 import { html, useEffect, useState } from '../lib.js';
 import { go } from '../router.js';
-import { toast } from '../state.js';
+import { socket } from '../socket.js';
+import { setStore, toast } from '../state.js';
 import { ActionButton, ErrorNote, Loading, Page, UsernameForm, useLoad } from '../ui.js';
 
 const PRESENCE_POLL_MS = 10000;
@@ -25,6 +28,7 @@ function Presence({ online }) {
 
 function FriendRow({ person, hostedRoom, reload }) {
   const [confirm, setConfirm] = useState(null); // 'remove' | 'block'
+  const [choosing, setChoosing] = useState(false); // which game to invite them to
   const name = person.username;
   const invite = async () => {
     if (hostedRoom) {
@@ -32,12 +36,20 @@ function FriendRow({ person, hostedRoom, reload }) {
       toast(`${name} is invited to your ${hostedRoom.title} room.`, 'success');
       go(`/room/${hostedRoom.id}`);
     } else {
-      go(`/new/pika/friends?invite=${encodeURIComponent(name)}`);
+      setChoosing(true);
     }
   };
   return html`<li class="list-row friend">
     <span class="friend-name"><strong>${name}</strong> <${Presence} online=${person.online} /></span>
-    ${confirm
+    ${choosing
+      ? html`<span class="row" role="group" aria-label=${`Choose a game to play with ${name}`}>
+          <span>Play</span>
+          ${Object.values(GAMES).map((game) => html`<a class="btn btn-primary btn-small" key=${game.name}
+            href=${`#/new/${game.name}/friends?invite=${encodeURIComponent(name)}`}
+            aria-label=${`Invite ${name} to ${game.title}`}>${game.title}</a>`)}
+          <button type="button" class="btn btn-small" onClick=${() => setChoosing(false)}>Cancel</button>
+        </span>`
+      : confirm
       ? html`<span class="row confirm" role="group" aria-label=${`Confirm ${confirm}`}>
           <span>${confirm === 'block' ? `Block ${name}?` : `Remove ${name}?`}</span>
           <${ActionButton} class="btn btn-danger btn-small" onAction=${async () => {
@@ -66,12 +78,27 @@ function Section({ title, id, empty, children, count }) {
   </section>`;
 }
 
+/** The lists; the requests to me they show are seen from now on (the Friends badge goes). */
+async function loadAndSee() {
+  const lists = await get('/api/friends');
+  if (lists.incoming.length > 0) await post('/api/friends/seen');
+  setStore({ friendsUnseen: 0 });
+  return lists;
+}
+
 export function FriendsScreen({ me }) {
-  const lists = useLoad(() => get('/api/friends'));
+  const lists = useLoad(loadAndSee);
   const rooms = useLoad(() => get('/api/rooms'));
   useEffect(() => {
     const timer = setInterval(() => lists.reload(), PRESENCE_POLL_MS);
-    return () => clearInterval(timer);
+    // A request or an answer from someone: show it now, not at the next poll.
+    const stop = socket.onNotice((message) => {
+      if (message.type === 'friend') lists.reload();
+    });
+    return () => {
+      clearInterval(timer);
+      stop();
+    };
   }, [lists.reload]);
   const data = lists.data;
   const reload = () => lists.reload();

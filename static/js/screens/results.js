@@ -3,7 +3,7 @@ import { get } from '../api.js';
 import { gameModule } from '../games/index.js';
 import { html, useEffect } from '../lib.js';
 import { refreshMe } from '../session.js';
-import { ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useLoad, when, XpBar } from '../ui.js';
+import { botTag, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useLoad, when, XpBar } from '../ui.js';
 
 const MEDALS = { 1: 'gold', 2: 'silver', 3: 'bronze' };
 const LEAGUE_MODES = ['online', 'staked'];
@@ -49,6 +49,8 @@ export function ResultsScreen({ params, me }) {
       <div class="stat"><span class="stat-label">XP</span><span class="stat-value">${signed(earnedXp)}</span></div>
       ${LEAGUE_MODES.includes(game.mode) && html`<div class="stat"><span class="stat-label">League points</span>
         <span class="stat-value">${signed(mine.reward.league_points || 0)}</span></div>`}
+      ${mine.reward.league_halved && html`<p class="muted league-halved">League points halved (rounded down): a
+        simulated player sat at this table. Games with only real people count in full.</p>`}
       ${mine.reward.pot > 0 && html`<p class="muted">Your share of the pot: ${signed(mine.reward.pot)} coins.</p>`}
       ${mine.reward.left && html`<p class="banner banner-warning">A bot played most of your turns, so this game
         counts as left: no prize and no XP.</p>`}
@@ -65,7 +67,7 @@ export function ResultsScreen({ params, me }) {
           ${rows.map((row) => html`<tr key=${row.index} class=${row.index === mySeat ? 'mine' : ''}>
             <td><span class=${`medal medal-${MEDALS[row.place] || 'none'}`}>${ordinal(row.place)}</span></td>
             <td>${row.seat.name}${row.index === mySeat ? html` <span class="tag tag-you">you</span>` : ''}
-              ${row.seat.kind === 'bot' && html` <span class="tag tag-bot">bot</span>`}
+              ${row.seat.kind === 'bot' && html` <span class="tag tag-bot" title=${botTag(game.mode).title}>${botTag(game.mode).text}</span>`}
               ${row.reward.left && html` <span class="tag tag-away">left</span>`}</td>
             ${module?.scoreLabel && html`<td>${game.scores ? module.scoreLabel(game.scores[row.index], { seats: game.seats.length }) : ''}</td>`}
             <td class="num">${signed((row.reward.coins || 0) + (row.reward.pot || 0))}</td>

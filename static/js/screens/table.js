@@ -7,7 +7,7 @@ import { go } from '../router.js';
 import { refreshMe } from '../session.js';
 import { socket } from '../socket.js';
 import { useStore } from '../state.js';
-import { ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
+import { botTag, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
 
 const LOG_KEEP = 60;
 
@@ -63,9 +63,10 @@ function SeatStrip({ info, view, module, acting }) {
       const mine = seat.seat === info.my_seat;
       const turn = acting.includes(seat.seat);
       let status;
-      // Online tables fill empty seats with simulated players (platform.md): say so rather than "bot".
-      if (seat.kind === 'bot' && info.mode === 'online') status = html`<span class="tag tag-bot">simulated</span>`;
-      else if (seat.kind === 'bot') status = html`<span class="tag tag-bot">bot${seat.bot_level ? ` · ${seat.bot_level}` : ''}</span>`;
+      // Online tables fill empty seats with simulated players (platform.md): botTag says which word, as the results do.
+      const tag = botTag(info.mode);
+      const level = info.mode !== 'online' && seat.bot_level ? ` · ${seat.bot_level}` : '';
+      if (seat.kind === 'bot') status = html`<span class="tag tag-bot" title=${tag.title}>${tag.text}${level}</span>`;
       else if (seat.away) status = html`<span class="tag tag-away">away · bot covers</span>`;
       else if (!seat.connected) status = html`<span class="tag tag-offline">offline</span>`;
       else status = html`<span class="tag tag-online">online</span>`;
