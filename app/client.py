@@ -312,6 +312,10 @@ class TablestakesClient:
     async def leave(self, table_id: str) -> dict[str, Any]:
         return await self.request({"type": "leave", "table": table_id})
 
+    async def resign(self, table_id: str) -> dict[str, Any]:
+        """Leave the game for good (a practice game ends; elsewhere a bot plays the seat and it counts as left)."""
+        return await self.request({"type": "resign", "table": table_id})
+
     async def act(self, table_id: str, action: dict[str, Any]) -> dict[str, Any]:
         return await self.request({"type": "act", "table": table_id, "action": action})
 

@@ -93,6 +93,7 @@ class Settings(BaseSettings):
     league_check_seconds: float = 60.0  # how often ended league weeks are closed (and stranded pots refunded)
     turn_timer_seconds: float = 30.0
     disconnect_grace_seconds: float = 15.0
+    practice_idle_seconds: float = 600.0  # a vs-bots table with no person connected this long ends (0: never)
     bot_delay_min_seconds: float = 0.6  # bots "think" for a human-like moment before they move
     bot_delay_max_seconds: float = 1.4
     snapshot_seconds: float = 30.0  # a live table's snapshot (a shortcut: its log has every move) at least this often

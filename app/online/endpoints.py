@@ -56,10 +56,16 @@ def check_league_game(game: str) -> str:
 
 
 @router.get("/matchmaking")
-async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep) -> dict[str, Any]:
-    """Where I am (idle, waiting at a forming table, playing at a matchmade table) and what I can queue for."""
+async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep,
+                             game: GameName | None = Query(default=None, description="also say how many people "
+                                                           "wait at this game's staked tables")) -> dict[str, Any]:
+    """Where I am (idle, waiting at a forming table, playing at a matchmade table) and what I can queue for; with
+    `game`, how many wait at each of its staked tables (`staked_waiting`: seats, stake, players)."""
     settings = runtime.settings
-    here = await online(request).matchmaking.status(auth.user.id)
+    matchmaking = online(request).matchmaking
+    here = await matchmaking.status(auth.user.id)
+    if game is not None:
+        here["staked_waiting"] = await matchmaking.staked_waiting(check_league_game(game))
     return {
         **here,
         "options": {

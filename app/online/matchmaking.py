@@ -195,6 +195,15 @@ class MatchmakingService:
                         "seats": queue.seats, **self._fill_times(forming["deadline_ms"])}
         return {"status": "idle"}
 
+    async def staked_waiting(self, game: str) -> list[dict[str, Any]]:
+        """For each table size and stake of `game`, how many people wait at its forming staked table (a lone
+        player can see whether anyone else is waiting, and at which stake)."""
+        cls = get_game(game)
+        queues = [Queue(game, seats, "staked", stake) for seats in range(cls.min_seats, cls.max_seats + 1)
+                  for stake in self.settings.stakes]
+        counts = await self.matchmaker.waiting_counts(queues)
+        return [{"seats": queue.seats, "stake": queue.stake, "players": count} for queue, count in zip(queues, counts)]
+
     # --- time ----------------------------------------------------------------------------------------------
 
     async def tick(self) -> int:

@@ -354,6 +354,18 @@ class Matchmaker:
             waiting, seated = await pipe.execute()
         return waiting, seated
 
+    async def waiting_counts(self, queues: list[Queue]) -> list[int]:
+        """How many players sit at each queue's forming table now (0: nobody waits there)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for queue in queues:
+                pipe.get(f"{PREFIX}open:{queue.key}")
+            tables = await pipe.execute()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in tables:
+                pipe.zcard(f"{PREFIX}members:{table_id}" if table_id else f"{PREFIX}members:-")
+            counts = await pipe.execute()
+        return [int(count) if table_id else 0 for table_id, count in zip(tables, counts)]
+
     async def forming(self, table_id: str) -> dict[str, Any] | None:
         """A forming table: its queue, deadline and players (None once it formed, was cancelled or emptied)."""
         async with self.redis.pipeline(transaction=False) as pipe:

@@ -52,6 +52,17 @@ class Leave(_Message):
     table: TableId
 
 
+class Resign(_Message):
+    """Leave a game you sit at for good (platform.md, leaving). A practice (vs bots) game ends at once and leaves
+    your games in progress; elsewhere a bot plays your seat to the end and the game counts as left for you (no
+    prize, XP or league points; a staked stake stays in the pot, which is shared by placing). Join the table first.
+    Refused with `already_resigned`, `game_over` (nothing left to play), `not_seated`."""
+
+    type: Literal["resign"]
+    id: RequestId = None
+    table: TableId
+
+
 class Act(_Message):
     """A move at a table, in the shape the table's `legal` list gives; `seat`, if given, must be yours."""
 
@@ -100,7 +111,7 @@ class History(_Message):
     table: TableId
 
 
-ClientMessage = Annotated[Union[Join, Leave, Act, Ping, Queue, Unqueue, History], Field(discriminator="type")]
+ClientMessage = Annotated[Union[Join, Leave, Resign, Act, Ping, Queue, Unqueue, History], Field(discriminator="type")]
 client_message_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 # --------------------------------------------------------------------------------------------- server -> client
@@ -202,7 +213,8 @@ class TableMessage(_Message):
     legal: list[dict[str, Any]] | None = Field(default=None, description="this seat's legal moves, in the shape "
                                                                          "`act` takes; in an update only when changed")
     info: dict[str, Any] | None = Field(default=None, description="seats, mode, status, clocks (wall-clock "
-                                                                  "seconds), stake, outcome, rewards: whole or a patch")
+                                                                  "seconds), stake and pot, resigned seats, "
+                                                                  "outcome, rewards: whole or a patch")
 
 
 class Notice(_Message):

@@ -54,7 +54,7 @@ class Realtime:
         if cluster is not None:
             cluster.on_deliver = self._deliver_local
             cluster.handlers.update({
-                "join": self._remote_join, "act": self._remote_act, "leave": self._remote_leave,
+                "join": self._remote_join, "act": self._remote_act, "resign": self._remote_resign, "leave": self._remote_leave,
                 "gone": self._remote_gone, "moved": self._moved, "released": self._released,
                 "user": self._user_notice, "sessions_ended": self._sessions_ended,
                 "create_table": self._create_table_here, "history": self._remote_history,
@@ -96,6 +96,15 @@ class Realtime:
             table = self._seated_local(message.table, connection.user_id)
             version = await table.act(connection.user_id, message.action, message.seat)
             return {"type": "ack", "table": table.id, "version": version}
+        if isinstance(message, protocol.Resign):
+            if message.table not in connection.tables:
+                await self._refuse_unjoined(message.table, connection.user_id)
+            owner = connection.remote.get(message.table)
+            if owner is not None:
+                done = await self._ask(owner, "resign", connection, table=message.table)
+                return {"type": "ack", "table": message.table, "version": done["version"]}
+            table = self._seated_local(message.table, connection.user_id)
+            return {"type": "ack", "table": table.id, "version": await table.resign(connection.user_id)}
         if isinstance(message, protocol.History):
             if message.table not in connection.tables:
                 await self._refuse_unjoined(message.table, connection.user_id)
@@ -223,6 +232,9 @@ class Realtime:
         except IllegalAction as refused:
             raise TableError(refused.code, refused.message) from None
         return {"version": version}
+
+    async def _remote_resign(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {"version": await self._owned(message["table"], message["user"]).resign(message["user"])}
 
     async def _remote_history(self, message: dict[str, Any]) -> dict[str, Any]:
         version, events = await self._owned(message["table"], message["user"]).history(message["user"])

@@ -28,6 +28,7 @@ def table_timing(settings: Any) -> TableTiming:
         grace_seconds=settings.disconnect_grace_seconds,
         bot_delay_seconds=(settings.bot_delay_min_seconds, settings.bot_delay_max_seconds),
         snapshot_seconds=settings.snapshot_seconds,
+        practice_idle_seconds=settings.practice_idle_seconds,
     )
 
 

@@ -53,6 +53,8 @@ FAILED_RETRY_SECONDS = 30.0  # a table that could not even be cancelled tries ag
 # seat, the table (a deadline), or a table notice (not a move).
 SOURCES = ("player", "timeout", "away", "bot", "table", "notice")
 NOTICES = ("seat_connected", "seat_disconnected", "seat_away", "seat_back")
+# Table-level actions a person takes (source "player"): logged like moves, but the table handles them, not the game.
+RESIGN = {"type": "resign"}
 PLAYED_FOR = {"timeout": "timeout", "away": "away"}  # events of moves made for a person say so (`auto`)
 
 
@@ -71,15 +73,18 @@ class Seat:
     away: bool = False  # a human whose seat a bot covers (disconnected past the grace time)
     human_turns: int = 0  # decisions the person made
     covered_turns: int = 0  # decisions a bot made for this human (time-outs and away)
+    resigned: bool = False  # the person left the game for good: a bot plays the seat to the end
+
 
     @property
     def is_bot(self) -> bool:
         return self.kind == "bot"
 
     def left(self) -> bool:
-        """platform.md: a seat played by a bot for more than half of the player's turns counts as having left."""
+        """platform.md: a seat played by a bot for more than half of the player's turns counts as having left; so
+        does a person who resigned (they chose to leave: a bot plays the rest)."""
         total = self.human_turns + self.covered_turns
-        return self.kind == "human" and total > 0 and self.covered_turns * 2 > total
+        return self.kind == "human" and (self.resigned or (total > 0 and self.covered_turns * 2 > total))
 
 
 @dataclass
@@ -89,6 +94,7 @@ class TableTiming:
     bot_delay_seconds: tuple[float, float] = (0.6, 1.4)  # bots "think" for a human-like moment
     snapshot_seconds: float = 30.0
     linger_seconds: float = 300.0  # a finished table stays reachable for its results
+    practice_idle_seconds: float = 0.0  # a vs-bots table with no person connected this long ends (0: never)
 
 
 class LogEntry:
@@ -200,6 +206,8 @@ class TableActor:
         self._deadlines: dict[str, tuple[asyncio.TimerHandle, float]] = {}
         self._offered_deadlines: set[str] = set()
         self._grace_timers: dict[int, asyncio.TimerHandle] = {}
+        self._idle_timer: asyncio.TimerHandle | None = None  # a practice table nobody follows (practice_idle_seconds)
+        self._ending: tuple[str, str] | None = None  # (code, reason): end the table after this batch is saved
         self._task: asyncio.Task | None = None
         self._snapshot_seq = 0  # entries the newest snapshot includes
         self._last_snapshot = time.monotonic()
@@ -243,13 +251,19 @@ class TableActor:
     @property
     def action_log(self) -> list[list[Any]]:
         """The moves as a finished game's record keeps them: [seat, action], notices left out."""
-        return [[entry.seat, entry.action] for entry in self.entries if entry.source != "notice"]
+        return [[entry.seat, entry.action] for entry in self.entries
+                if entry.source != "notice" and not _table_action(entry)]
 
     # ------------------------------------------------------------------------------------------- public inputs
 
     async def act(self, user_id: int, action: Action, seat: int | None = None) -> int:
         """A person's move. Returns the table version after it; raises TableError or IllegalAction."""
         return await self._ask("act", user_id=user_id, action=action, seat=seat)
+
+    async def resign(self, user_id: int) -> int:
+        """A person leaves the game for good (platform.md, leaving): a practice table ends at once; elsewhere a bot
+        plays the seat to the end and the seat counts as having left. Returns the version after it."""
+        return await self._ask("resign", user_id=user_id)
 
     async def connect(self, listener: Listener, user_id: int | None, since: int | None) -> int | None:
         """Follow the table; the listener gets what it missed since `since`. Returns the seat (None: spectator)."""
@@ -292,6 +306,9 @@ class TableActor:
             "rewards": {str(k): v for k, v in self.rewards.items()} if self.status == "finished" else None,
             "outcome": over.as_dict() if over is not None else None,
             "stake": self.meta.get("stake"),
+            # A staked table forms only when every seat has staked: the pot is every stake (platform.md).
+            "pot": self.meta["stake"] * len(self.seats) if self.meta.get("stake") else None,
+            "resigned": [index for index, s in enumerate(self.seats) if s.resigned],
         }
 
     def snapshot_data(self) -> dict[str, Any]:
@@ -395,7 +412,16 @@ class TableActor:
         self._maybe_snapshot()
         if self.status == "playing" and self.game.is_over:
             await self._finish()
+        elif self.status == "playing" and (self._ending is not None or self._practice_over()):
+            code, reason = self._ending or ("resigned", "you left this practice game")
+            self._ending = None
+            await self._cancel(reason, code=code)
         return True
+
+    def _practice_over(self) -> bool:
+        """platform.md: practice has nothing to win or lose, so once its person resigned there is nothing to play."""
+        humans = [seat for seat in self.seats if seat.kind == "human"]
+        return self.mode == "bots" and bool(humans) and all(seat.resigned for seat in humans)
 
     async def _persist(self) -> bool:
         entries = self.entries[self._durable:]
@@ -429,6 +455,26 @@ class TableActor:
                 self._grace_timers[index] = self._later(
                     self.timing.grace_seconds, _Request("grace_over", {"seat": index})
                 )
+        self._watch_idle()
+
+    def _watch_idle(self) -> None:
+        """A practice table that no person follows ends after practice_idle_seconds (abandoned games do not pile
+        up under "Games in progress"); anyone of its people connecting stops the count."""
+        if self.mode != "bots" or self.timing.practice_idle_seconds <= 0 or self.status != "playing":
+            return
+        followed = any(c.seat is not None and self.seats[c.seat].kind == "human" for c in self._connections)
+        if followed:
+            if self._idle_timer is not None:
+                self._idle_timer.cancel()
+                self._idle_timer = None
+        elif self._idle_timer is None:
+            self._idle_timer = self._later(self.timing.practice_idle_seconds, _Request("idle_over", {}))
+
+    async def _on_idle_over(self) -> None:
+        self._idle_timer = None
+        if self.status == "playing" and self._ending is None:
+            self._ending = ("idle", "nobody played it for a while")
+            self._watch_idle()  # a person who connected meanwhile restarts nothing: the table ends
 
     async def _on_stop(self) -> None:
         self._cancel_all_timers()
@@ -450,11 +496,29 @@ class TableActor:
             raise TableError("not_your_seat", f"you sit in seat {own_seat}, not seat {seat}")
         if self.status != "playing":
             raise IllegalAction("game_over", "this game is over")
+        if self.seats[own_seat].resigned:
+            raise TableError("resigned", "you left this game; a bot plays your seat to the end")
         type(self.game).check_action(action)  # the shape first: unknown fields or types never reach the engine
         self._apply(own_seat, action, "player")
         # A person acting is present: their seat is no longer covered by a bot.
         if self.seats[own_seat].away:
             self._notice("seat_back", own_seat)
+        return self.version
+
+    async def _on_resign(self, user_id: int) -> int:
+        own_seat = self.seat_of(user_id)
+        if own_seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        if self.status != "playing" or self.game.is_over or self._ending is not None:
+            raise TableError("game_over", "this game is over: there is nothing to leave")
+        if self.seats[own_seat].resigned:
+            raise TableError("already_resigned", "you already left this game")
+        timer = self._grace_timers.pop(own_seat, None)
+        if timer:
+            timer.cancel()
+        self._apply(own_seat, dict(RESIGN), "player")
+        self._info_changed = True
+        self._last_snapshot = 0.0  # a snapshot right after: "Games in progress" elsewhere reads the seat from it
         return self.version
 
     async def _on_connect(self, listener: Listener, user_id: int | None, since: int | None) -> int | None:
@@ -466,11 +530,12 @@ class TableActor:
         # the current state, which is also what the newcomer is sent in full.
         self._flush(force=True, skip=joining)
         listener.send_text(self._full_message(seat, since))
-        if seat is not None and self.status == "playing":
+        if seat is not None and self.status == "playing" and not self.seats[seat].resigned:
             timer = self._grace_timers.pop(seat, None)
             if timer:
                 timer.cancel()
             self._notice("seat_back" if self.seats[seat].away else "seat_connected", seat)
+        self._watch_idle()
         return seat
 
     async def _on_disconnect(self, listener: Listener) -> None:
@@ -483,7 +548,7 @@ class TableActor:
                 continue  # another device still holds the seat
             self._sent_private.pop(seat, None)
             self._sent_legal.pop(seat, None)
-            if self.status != "playing":
+            if self.status != "playing" or self.seats[seat].resigned:
                 continue
             if seat not in self._grace_timers:
                 self._grace_timers[seat] = self._later(
@@ -492,6 +557,7 @@ class TableActor:
             self._notice("seat_disconnected", seat)
         if not self._connections:
             self._sent_public = self._sent_info = None
+        self._watch_idle()
 
     async def _on_history(self, user_id: int | None) -> tuple[int, list[dict[str, Any]]]:
         """The whole log replayed from the seed on a scratch table (the live one keeps only its recent events):
@@ -508,7 +574,8 @@ class TableActor:
 
     async def _on_grace_over(self, seat: int) -> None:
         self._grace_timers.pop(seat, None)
-        if self.status == "playing" and not self.seats[seat].away and not any(c.seat == seat for c in self._connections):
+        if (self.status == "playing" and not self.seats[seat].away and not self.seats[seat].resigned
+                and not any(c.seat == seat for c in self._connections)):
             self._notice("seat_away", seat)
 
     async def _on_turn_timeout(self, seat: int, started: float) -> None:
@@ -585,6 +652,11 @@ class TableActor:
             if kind in ("seat_away", "seat_back"):
                 self.seats[seat].away = kind == "seat_away"
             return [Event(kind, {"seat": seat})]
+        if _table_action(entry):
+            # A resignation: a bot covers the seat for good (replayed the same way after a restart).
+            self.seats[seat].resigned = True
+            self.seats[seat].away = True
+            return [Event("seat_resigned", {"seat": seat})]
         self._decided = None
         # A decision is a listed move by a seat the game waits on; housekeeping (reordering a hand) is not a turn.
         decision = (
@@ -664,7 +736,7 @@ class TableActor:
         self._rewind()
         await self._cancel(reason)
 
-    async def _cancel(self, reason: str) -> None:
+    async def _cancel(self, reason: str, code: str = "failed") -> None:
         self._cancel_all_timers()
         for delay in (0.0, *RETRY_DELAYS):
             if delay:
@@ -678,7 +750,7 @@ class TableActor:
                 log.exception("cancelling table %s failed", self.id, extra={"table": self.id})
                 continue
             self.status = "cancelled"
-            self._number([Event("table_cancelled", {"reason": reason})])
+            self._number([Event("table_cancelled", {"reason": reason, "code": code})])
             self._info_changed = True
             self._flush()
             self.finished.set()
@@ -695,7 +767,7 @@ class TableActor:
         saved = self.entries[: self._durable]
         self.game = type(self.game).create(len(self.seats), self.options, HashRandom(bytes.fromhex(self.seed_hex)))
         for seat in self.seats:
-            seat.away, seat.human_turns, seat.covered_turns = False, 0, 0
+            seat.away, seat.resigned, seat.human_turns, seat.covered_turns = False, False, 0, 0
         self.version = 0
         self.entries = []
         self._events.clear()
@@ -804,6 +876,9 @@ class TableActor:
             handle.cancel()
         for handle in self._grace_timers.values():
             handle.cancel()
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
         if self._turn_timers or self._deadlines:
             self._info_changed = True
         self._turn_timers.clear()
@@ -912,6 +987,11 @@ class TableActor:
             message["legal"] = []
         message["info"] = info
         return strict_json.dumps(message)
+
+
+def _table_action(entry: LogEntry) -> bool:
+    """A table-level action (a resignation) rather than a game move: the table handles it, the game never sees it."""
+    return entry.source == "player" and entry.action == RESIGN
 
 
 def _answer(request: _Request, result: Any, error: BaseException | None) -> None:

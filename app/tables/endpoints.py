@@ -95,11 +95,16 @@ async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAu
 @router.get("/tables/mine")
 async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, Any]:
     """Tables I sit at that are still being played (to come back to after a reload or from another device), on
-    whichever server plays them."""
+    whichever server plays them; not those I resigned."""
     manager = realtime(request).tables
     found = []
     for row, seat in await manager.store.tables_of(auth.user.id):
         here = manager.get(row.id)  # played on this node: its version now, not its last snapshot's
+        # A seat its person resigned is not theirs to come back to (elsewhere: the snapshot taken at the resign).
+        seats = [s.resigned for s in here.seats] if here is not None else [
+            bool(s.get("resigned")) for s in row.table.get("seats", [])]
+        if seat < len(seats) and seats[seat] or (here is not None and here.status != "playing"):
+            continue
         found.append(TableOut(id=row.id, game=row.game, mode=row.mode, status=row.status, seat=seat,
                               version=here.version if here is not None else row.version).model_dump())
     return {"tables": found}
@@ -135,6 +140,8 @@ async def my_past_games(auth: CurrentUser, session: DbSession,
             "placing": player.placing,
             "left": player.left,
             "coins": player.coins,
+            # the change of the balance (a staked game: pot share less the stake), as the ledger has it
+            "net": (record.rewards.get(str(player.seat)) or {}).get("net", player.coins),
             "xp": player.xp,
             "finished_at": record.finished_at.isoformat(),
             "players": [seat["name"] for seat in record.seats],

@@ -20,6 +20,12 @@ class Reward:
     league_points: int = 0
     league_halved: bool = False  # league points halved: a simulated player sat at the table (the results say why)
     left: bool = False  # counted as having left: no prize, XP or league points
+    # What made the coins, as the ledger has them: the prize before boosters, the multiplier it was paid at, the
+    # stake this seat put into the pot; `net` is the change of the player's balance: coins + pot - stake.
+    prize: int = 0
+    multiplier: float = 1.0
+    stake: int = 0
+    net: int = 0
 
     def as_dict(self) -> dict[str, int | bool]:
         return asdict(self)
@@ -92,13 +98,20 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
         # The pot goes by placing, leavers included: that stake was theirs (platform.md, leaving).
         for seat, share in enumerate(split_pot(table.stake * seats, table.placings)):
             rewards[seat].pot = share
+            if table.humans[seat]:
+                rewards[seat].stake = table.stake  # staked on sitting down (a staked table seats only people)
     else:
         raise ValueError(f"unknown table mode {table.mode!r}")
     league = split_places(table.placings, rules.league_points) if table.mode in ("online", "staked") else [0] * seats
     for seat, reward in enumerate(rewards):
+        reward.net = reward.pot - reward.stake
         if not table.humans[seat] or reward.left:
             continue  # simulated players take places but are paid nothing; leavers get nothing
+        reward.prize = prizes[seat]
+        if prizes[seat]:
+            reward.multiplier = multipliers[seat]  # boosters and VIP multiply prizes, never a pot (platform.md)
         reward.coins = floor(prizes[seat] * multipliers[seat])
+        reward.net += reward.coins
         reward.xp = rules.xp_by_place[min(table.placings[seat], len(rules.xp_by_place)) - 1] + rules.xp_for_finishing
         points = league[seat]
         if table.mode in ("online", "staked") and table.bot_filled:

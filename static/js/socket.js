@@ -298,6 +298,11 @@ class Connection {
     };
   }
 
+  /** Leave the game at this table for good (docs/protocol.md, `resign`). */
+  resign(tableId) {
+    return this.request({ type: 'resign', table: tableId });
+  }
+
   act(tableId, action) {
     return this.request({ type: 'act', table: tableId, action });
   }

@@ -30,7 +30,7 @@ export function HistoryScreen() {
         </div>
         <div class="history-result">
           <span class="place-big">${ordinal(g.placing)}<small> of ${g.seats}</small></span>
-          <span>${signed(g.coins)} coins · ${signed(g.xp)} XP${g.left ? ' · left' : ''}</span>
+          <span>${signed(g.net ?? g.coins)} coins · ${signed(g.xp)} XP${g.left ? ' · left' : ''}</span>
           <a class="btn btn-small" href=${`#/results/${g.id}`} aria-label=${`Results of ${g.title}, ${when(g.finished_at)}`}>Results</a>
         </div>
       </li>`)}

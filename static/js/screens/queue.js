@@ -62,7 +62,9 @@ function Waiting({ data, onLeave, busy, error, total, grace }) {
 export function QueueScreen({ params, me }) {
   const module = gameModule(params.game);
   const mode = params.mode;
-  const status = useLoad(() => get('/api/matchmaking'));
+  // Staked: also how many people wait at each stake (`staked_waiting`), polled while choosing.
+  const status = useLoad(() => get(mode === 'staked' ? `/api/matchmaking?game=${encodeURIComponent(params.game)}` : '/api/matchmaking'),
+    [params.game, mode]);
   const options = status.data?.options;
   const game = options?.games.find((g) => g.name === params.game);
   const [seats, setSeats] = useState(null);
@@ -106,6 +108,12 @@ export function QueueScreen({ params, me }) {
     if (options && stake === null) setStake(options.stakes[0]);
   }, [game, options]);
 
+  useEffect(() => {
+    if (mode !== 'staked' || waiting) return undefined;
+    const timer = setInterval(() => status.reload(), 5000);
+    return () => clearInterval(timer);
+  }, [mode, waiting, status.reload]);
+
   const queue = async (event) => {
     event.preventDefault();
     setBusy(true);
@@ -143,7 +151,9 @@ export function QueueScreen({ params, me }) {
   const playing = status.data?.status === 'playing' ? status.data.table_id : null;
   const span = [];
   if (game) for (let n = game.min_seats; n <= game.max_seats; n += 1) span.push([n, `${n}`, module.seatNote ? module.seatNote(n) : null]);
-  const stakes = (options?.stakes || []).map((s) => [s, coins(s), s > me.coins ? 'not enough coins' : null, s > me.coins]);
+  const waitingAt = (s) => (status.data?.staked_waiting || []).find((w) => w.seats === seats && w.stake === s)?.players || 0;
+  const stakes = (options?.stakes || []).map((s) => [s, coins(s),
+    s > me.coins ? 'not enough coins' : `${waitingAt(s)} waiting`, s > me.coins]);
   const fillSeconds = mode === 'staked' ? options?.staked_fill_seconds : options?.online_fill_seconds;
   // Staked tables move coins between players: they open at a level (the server refuses below it too).
   const levelNeeded = mode === 'staked' ? (options?.staked_min_level ?? 1) : 1;

@@ -14,6 +14,23 @@ function againLink(game) {
   return `#/new/${game.game}/${game.mode === 'bots' ? 'bots' : 'friends'}`;
 }
 
+/** A seat's net coins: what its balance changed by (the ledger's entries for this game). */
+function net(reward) {
+  return reward.net ?? (reward.coins || 0) + (reward.pot || 0);
+}
+
+/** What made the net coins: stake, prize (with its booster/VIP multiplier), pot share. */
+function netParts(reward) {
+  const parts = [];
+  if (reward.stake) parts.push(`stake ${signed(-reward.stake)}`);
+  if (reward.prize) {
+    parts.push(reward.multiplier && reward.multiplier !== 1
+      ? `prize ${signed(reward.prize)} × ${reward.multiplier} = ${signed(reward.coins)}` : `prize ${signed(reward.coins)}`);
+  }
+  if (reward.stake || reward.pot) parts.push(`pot share ${signed(reward.pot || 0)}`);
+  return parts.join(' · ');
+}
+
 /** The score column's heading: a module's `scoreTitle` is a string, or a function of the seat count. */
 function scoreTitle(module, seats) {
   const title = module.scoreTitle;
@@ -39,7 +56,7 @@ export function ResultsScreen({ params, me }) {
     .map((seat, index) => ({ seat, index, place: game.placings[index], reward: game.rewards[String(index)] || {} }))
     .sort((a, b) => a.place - b.place || a.index - b.index);
   const mine = mySeat >= 0 ? rows.find((r) => r.index === mySeat) : null;
-  const earnedCoins = mine ? (mine.reward.coins || 0) + (mine.reward.pot || 0) : 0;
+  const earnedCoins = mine ? net(mine.reward) : 0;
   const earnedXp = mine ? mine.reward.xp || 0 : 0;
   const headline = !mine ? 'Results' : mine.place === 1 ? 'You won!' : `You finished ${ordinal(mine.place)}`;
   return html`<${Page} title=${headline}
@@ -51,9 +68,9 @@ export function ResultsScreen({ params, me }) {
         <span class="stat-value">${signed(mine.reward.league_points || 0)}</span></div>`}
       ${mine.reward.league_halved && html`<p class="muted league-halved">League points halved (rounded down): a
         simulated player sat at this table. Games with only real people count in full.</p>`}
-      ${mine.reward.pot > 0 && html`<p class="muted">Your share of the pot: ${signed(mine.reward.pot)} coins.</p>`}
-      ${mine.reward.left && html`<p class="banner banner-warning">A bot played most of your turns, so this game
-        counts as left: no prize and no XP.</p>`}
+      ${netParts(mine.reward) && html`<p class="muted coins-made">Your coins: ${netParts(mine.reward)} = ${signed(earnedCoins)}.</p>`}
+      ${mine.reward.left && html`<p class="banner banner-warning">You left, or a bot played most of your turns, so
+        this game counts as left: no prize and no XP.</p>`}
       ${game.mode === 'bots' && html`<p class="muted">Practice games against bots pay no coins and no XP.</p>`}
       <${XpBar} me=${me} />
     </section>`}
@@ -62,7 +79,7 @@ export function ResultsScreen({ params, me }) {
       <table class="results">
         <thead><tr><th scope="col">Place</th><th scope="col">Player</th>
           ${module?.scoreLabel && html`<th scope="col">${scoreTitle(module, game.seats.length)}</th>`}
-          <th scope="col" class="num">Coins</th><th scope="col" class="num">XP</th></tr></thead>
+          <th scope="col" class="num">Net coins</th><th scope="col" class="num">XP</th></tr></thead>
         <tbody>
           ${rows.map((row) => html`<tr key=${row.index} class=${row.index === mySeat ? 'mine' : ''}>
             <td><span class=${`medal medal-${MEDALS[row.place] || 'none'}`}>${ordinal(row.place)}</span></td>
@@ -70,7 +87,8 @@ export function ResultsScreen({ params, me }) {
               ${row.seat.kind === 'bot' && html` <span class="tag tag-bot" title=${botTag(game.mode).title}>${botTag(game.mode).text}</span>`}
               ${row.reward.left && html` <span class="tag tag-away">left</span>`}</td>
             ${module?.scoreLabel && html`<td>${game.scores ? module.scoreLabel(game.scores[row.index], { seats: game.seats.length }) : ''}</td>`}
-            <td class="num">${signed((row.reward.coins || 0) + (row.reward.pot || 0))}</td>
+            <td class="num" title=${netParts(row.reward)}>${signed(net(row.reward))}
+              ${netParts(row.reward) && html`<br /><small class="muted">${netParts(row.reward)}</small>`}</td>
             <td class="num">${signed(row.reward.xp || 0)}</td>
           </tr>`)}
         </tbody>

@@ -6,8 +6,8 @@ import { html, useCallback, useEffect, useRef, useState } from '../lib.js';
 import { go } from '../router.js';
 import { refreshMe } from '../session.js';
 import { socket } from '../socket.js';
-import { useStore } from '../state.js';
-import { botTag, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
+import { toast, useStore } from '../state.js';
+import { botTag, coins, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
 
 const LOG_KEEP = 60;
 
@@ -39,7 +39,11 @@ function describeTableEvent(event, name, me) {
       return event.seat === me ? 'You are back in your seat.' : `${name(event.seat)} is back.`;
     case 'game_over':
       return null; // the game's own end event says how it ended; the game-over panel shows the rest
+    case 'seat_resigned':
+      return event.seat === me ? 'You left this game; a bot plays your seat to the end.' : `${name(event.seat)} left the game; a bot plays their seat.`;
     case 'table_cancelled':
+      if (event.code === 'resigned') return 'You ended this practice game.';
+      if (event.code === 'idle') return 'This practice game ended: nobody played it for a while.';
       return `This table was cancelled (${event.reason}); every stake was refunded.`;
     default:
       return undefined;
@@ -123,6 +127,66 @@ function TurnBar({ info, view, legal, serverNow, module }) {
   </div>`;
 }
 
+/** platform.md, "Leaving": what leaving costs at this table, said before the player confirms. */
+function leaveCost(info) {
+  if (info.mode === 'bots') return 'This practice game ends at once and leaves your games in progress. Nothing is won or lost.';
+  const lost = info.mode === 'staked' ? 'no XP and no league points' : info.mode === 'online'
+    ? 'no coins, no XP and no league points' : 'no prize and no XP';
+  const stake = info.mode === 'staked'
+    ? ` Your stake of ${coins(info.stake)} stays in the pot of ${coins(info.pot)}, which is still shared by placing: if the bot playing your seat finishes first, your share is paid to you.`
+    : '';
+  return `A bot plays your seat to the end and the game counts as left: ${lost} for it.${stake} You cannot come back to this game.`;
+}
+
+/** Money in view on staked tables: what each player staked and what the winners share. */
+function MoneyBar({ info }) {
+  if (!info.stake) return null;
+  return html`<p class="table-money" aria-label="Stake and pot">Stake <strong>${coins(info.stake)}</strong> each
+    · Pot <strong class="table-pot">${coins(info.pot)}</strong> <span class="muted">(shared by first place)</span></p>`;
+}
+
+function LeaveGame({ info, id }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const me = info.my_seat;
+  if (me === null || me === undefined || info.status !== 'playing') return null;
+  if ((info.resigned || []).includes(me)) {
+    return html`<p class="banner banner-warning">You left this game: a bot plays your seat to the end.
+      <a href="#/lobby">Back to the lobby</a></p>`;
+  }
+  const practice = info.mode === 'bots';
+  const leave = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await socket.resign(id);
+      setConfirming(false);
+      if (practice) {
+        toast('Practice game ended.', 'info');
+        go('/lobby');
+      }
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!confirming) {
+    return html`<div class="row leave-row"><button type="button" class="btn btn-ghost btn-small"
+      onClick=${() => setConfirming(true)}>${practice ? 'End this game' : 'Leave the game'}</button></div>`;
+  }
+  return html`<div class="confirm" role="group" aria-label="Confirm leaving the game">
+    <p><strong>${practice ? 'End this practice game?' : 'Leave this game?'}</strong> ${leaveCost(info)}</p>
+    <div class="row">
+      <button type="button" class="btn btn-primary" onClick=${leave} disabled=${busy}>
+        ${busy ? 'Please wait…' : practice ? 'Yes, end it' : 'Yes, leave'}</button>
+      <button type="button" class="btn btn-ghost" onClick=${() => setConfirming(false)} disabled=${busy}>Stay</button>
+    </div>
+    <${ErrorNote} error=${error} />
+  </div>`;
+}
+
 function LastAction({ log }) {
   const last = log[log.length - 1];
   return html`<div class="last-action">
@@ -152,7 +216,7 @@ function GameOver({ info, module, id }) {
         ${seatName(info.seats[seat])}${seat === me ? ' (you)' : ''}
         ${outcome.scores && module.scoreLabel && html`<span class="muted"> · ${module.scoreLabel(outcome.scores[seat], { seats: info.seats.length })}</span>`}</li>`)}
     </ol>
-    ${reward && html`<p>${signed((reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP</p>`}
+    ${reward && html`<p>${signed(reward.net ?? (reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP</p>`}
     <div class="row">
       <a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>
       <a class="btn" href="#/lobby">Back to the lobby</a>
@@ -244,10 +308,15 @@ export function TableScreen({ params }) {
   return html`<${Page} title=${module.title} subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact>
     <div class=${`table-shell table-${info.game}`} data-version=${table.version}
         data-busy=${busy ? 'true' : 'false'}>
+      <${MoneyBar} info=${info} />
       <${TurnBar} info=${info} view=${view} legal=${legal} serverNow=${serverNow} module=${module} />
       <${SeatStrip} info=${info} view=${view} module=${module} acting=${finished ? [] : view.to_act || []} />
       <${LastAction} log=${log} />
+      <${LeaveGame} info=${info} id=${id} />
       ${finished && html`<${GameOver} info=${info} module=${module} id=${id} />`}
+      ${info.status === 'cancelled' && html`<section class="card game-over" aria-label="Game ended">
+        <h2>This game has ended</h2><p>Nothing more is played at this table (the last line above says why).</p>
+        <div class="row"><a class="btn btn-primary" href="#/lobby">Back to the lobby</a></div></section>`}
       <${Game} view=${view} legal=${finished ? [] : legal} send=${send} busy=${busy || offline} error=${error}
         info=${info} me=${info.my_seat} name=${namer(info)} serverNow=${serverNow} over=${finished} />
     </div>
