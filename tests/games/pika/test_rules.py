@@ -541,13 +541,13 @@ def test_nobody_else_can_call_pika_for_or_against_you():
     assert {"type": "pika"} not in game.legal_actions(1)
     error = refused(game, 1, {"type": "pika"}, "not_your_pika")
     assert "themselves" in error.message
-    refused(game, None, {"type": "pika"}, "bad_action")
+    refused(game, None, {"type": "pika"}, "not_your_turn")
 
 
 def test_a_seat_may_not_send_the_tables_alert_expiry():
     game = position([["red-3", "red-4"], ["green-1", "green-2"]], ["red-9"])
     play(game, 0, "red-3")
-    refused(game, 1, dict(game.deadlines()[0].action), "system_only")
+    refused(game, 1, dict(game.deadlines()[0].action), "bad_action")  # no action of a seat's
 
 
 def test_two_alerts_may_be_open_at_once():
