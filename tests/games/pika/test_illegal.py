@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.games.base import IllegalAction
 from app.games.pika.scripting import position
-
-
-def refused(game, seat, action, code):
-    before = game.to_state()
-    with pytest.raises(IllegalAction) as error:
-        game.apply(seat, action)
-    assert error.value.code == code, error.value
-    assert error.value.message
-    assert game.to_state() == before
+from tests.support.refusals import refused
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from app.games.pika import Pika
 from app.games.pika.cards import DECK
 from app.games.pika.scripting import deal, position
 from app.games.rng import HashRandom, ScriptedRandom
+from tests.support.refusals import refused
 
 RED7 = ["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7"]
 BLUE7 = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6", "blue-7"]
@@ -29,15 +30,6 @@ def play(game: Pika, seat: int, card: str, colour: str | None = None, pika: bool
 
 def act(game: Pika, seat: int, kind: str):
     return game.apply(seat, {"type": kind})
-
-
-def refused(game: Pika, seat, action, code: str) -> IllegalAction:
-    before = game.to_state()
-    with pytest.raises(IllegalAction) as error:
-        game.apply(seat, action)
-    assert error.value.code == code, error.value
-    assert game.to_state() == before
-    return error.value
 
 
 def types(events) -> list[str]:

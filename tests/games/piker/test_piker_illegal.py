@@ -15,17 +15,7 @@ from tests.games.piker.piker_support import (
     new_game,
     place_rest,
 )
-
-from app.games.base import IllegalAction
-
-
-def refused(game, seat, action, code):
-    before = game.to_state()
-    with pytest.raises(IllegalAction) as error:
-        game.apply(seat, action)
-    assert error.value.code == code, error.value
-    assert error.value.message and error.value.as_dict()["code"] == code
-    assert game.to_state() == before
+from tests.support.refusals import refused
 
 
 def invest_game():
