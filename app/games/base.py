@@ -131,6 +131,10 @@ class Game(ABC):
     option_ranges: ClassVar[dict[str, tuple[float, float]]] = {}
     # the actions a seat may send, checked for shape before `apply` sees them (app/games/actions.py)
     action_schema: ClassVar[ActionSchema | None] = None
+    # action types only the table sends (seat None), e.g. a deadline's; players never may, and the table sends nothing else
+    system_actions: ClassVar[frozenset[str]] = frozenset()
+    # action types a seat may send when it is not among acting_seats() (Pika's reorder and call); the rules decide
+    out_of_turn_actions: ClassVar[frozenset[str]] = frozenset()
     bots: ClassVar[dict[str, type[Bot]]] = {}  # level name -> bot class: "easy", "medium", "hard"
 
     seat_count: int  # set by create()/from_state()
@@ -163,6 +167,8 @@ class Game(ABC):
         if cls.action_schema is None:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise IllegalAction("bad_action", "an action is an object with a type")
+            if action["type"] in cls.system_actions:
+                raise IllegalAction("bad_action", f"only the table sends {action['type']!r}")
             return
         cls.action_schema.check(action)
 
@@ -179,12 +185,47 @@ class Game(ABC):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every move `seat` may make now, including optional ones (calling Pika). Empty if none."""
 
-    @abstractmethod
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply one action by `seat` (None: a system action from the table, e.g. a deadline's).
 
-        An illegal action raises IllegalAction and leaves the game exactly as it was.
+        An illegal action raises IllegalAction and leaves the game exactly as it was. The opening checks are the
+        same in every game, in this order, one code per mistake (docs/engines.md, "Refusals"):
+        1. `game_over`: the game is over (whatever was sent);
+        2. `bad_action`: not an object with a known type and the fields of that type (`check_action`); for the
+           table, an object with a string type;
+        3. `bad_seat`: no such seat;
+        4. `not_your_turn`: the sender may not act now (a seat not in `acting_seats()`, unless the type is one of
+           `out_of_turn_actions`; the table with a type not in `system_actions`).
+        Then `apply_rules` checks the game's own rules and makes the move.
         """
+        if self.is_over:
+            raise IllegalAction("game_over", f"this game of {self.title} is over")
+        if seat is None:
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise IllegalAction("bad_action", "an action is an object with a type")
+            if action["type"] not in self.system_actions:
+                sends = ", ".join(sorted(self.system_actions)) or "nothing"
+                raise IllegalAction("not_your_turn", f"the table has no turn in {self.title}: it sends {sends}")
+            return self.apply_rules(None, action)
+        type(self).check_action(action)
+        if type(seat) is not int or not 0 <= seat < self.seat_count:
+            raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
+        if action["type"] not in self.out_of_turn_actions and seat not in self.acting_seats():
+            raise IllegalAction("not_your_turn", self.waiting_for())
+        return self.apply_rules(seat, action)
+
+    @abstractmethod
+    def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
+        """The rules of one action that passed `apply`'s opening checks: check them (IllegalAction, changing
+        nothing) and make the move. `seat` is None only for one of `system_actions`; only those skip the shape
+        check, since the table is trusted to send them whole."""
+
+    def waiting_for(self) -> str:
+        """Whose move it is, in words, for a `not_your_turn` refusal."""
+        acting = self.acting_seats()
+        if len(acting) == 1:
+            return f"it is seat {acting[0]}'s turn"
+        return f"the game is waiting for seats {', '.join(map(str, acting))}"
 
     @abstractmethod
     def view(self, seat: int | None) -> View:

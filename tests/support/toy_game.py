@@ -55,14 +55,15 @@ class Race(Game):
             actions.append({"type": "ring"})
         return actions
 
-    def apply(self, seat, action):
+    system_actions = frozenset({"bell_expired"})
+    out_of_turn_actions = frozenset({"ring"})  # the bell's owner rings it after their turn has passed
+
+    def apply_rules(self, seat, action):
         s = self.state
-        if s["winner"] is not None:
-            raise IllegalAction("game_over", "the race is over")
-        kind = action.get("type") if isinstance(action, dict) else None
+        kind = action["type"]
         if seat is None:
-            if kind != "bell_expired" or not s["bell"] or action.get("number") != s["bell"][1]:
-                raise IllegalAction("bad_action", "no such bell")
+            if not s["bell"] or action.get("number") != s["bell"][1]:
+                raise IllegalAction("no_such_bell", "no such bell")
             owner = s["bell"][0]
             s["bell"] = None
             s["total"] = max(0, s["total"] - 1)
@@ -74,8 +75,6 @@ class Race(Game):
             return [Event("rang", {"seat": seat})]
         if kind != "add":
             raise IllegalAction("bad_action", "unknown action")
-        if seat != s["turn"]:
-            raise IllegalAction("not_your_turn", "it is not your turn")
         amount = action.get("amount")
         if amount not in (1, 2):
             raise IllegalAction("bad_amount", "add 1 or 2")

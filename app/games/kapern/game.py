@@ -190,15 +190,7 @@ class Kapern(Game):
 
     # --------------------------------------------------------------------------------------------- apply
 
-    def apply(self, seat: int | None, action: Action) -> list[Event]:
-        if self.ended:
-            raise IllegalAction("game_over", "the game is over")
-        if seat is None:
-            raise IllegalAction("not_your_turn", "Piraten Kapern has no moves for the table")
-        if seat != self.turn["seat"]:
-            raise IllegalAction("not_your_turn", f"it is seat {self.turn['seat']}'s turn")
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise IllegalAction("bad_action", "an action is an object with a type")
+    def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
         kind = action["type"]
         if kind == "roll":
             return self._roll(self._check_roll(action))
@@ -208,11 +200,9 @@ class Kapern(Game):
             self._finish_turn(self._ending_now(), "stopped" if not self.turn["rescue"] else "declined the Guardian",
                               events)
             return events
-        if kind in ("put_on_chest", "take_from_chest"):
-            die = self._check_chest(kind, action)
-            self.turn["on_chest"][die] = kind == "put_on_chest"
-            return [Event(kind, {"seat": seat, "die": die, "face": self.turn["dice"][die]})]
-        raise IllegalAction("bad_action", f"there is no action {kind!r} in Piraten Kapern")
+        die = self._check_chest(kind, action)  # put_on_chest or take_from_chest: the shape check let no other through
+        self.turn["on_chest"][die] = kind == "put_on_chest"
+        return [Event(kind, {"seat": seat, "die": die, "face": self.turn["dice"][die]})]
 
     def _ending_now(self) -> str:
         if self.turn["skull_island"]:
@@ -229,15 +219,9 @@ class Kapern(Game):
             raise IllegalAction("zombie_keep_rolling",
                                 "under a Zombie attack you roll until every die shows skull or saber")
 
-    @staticmethod
-    def _die_index(value: Any) -> int:
-        if type(value) is not int or not 0 <= value < DICE:
-            raise IllegalAction("bad_action", f"dice are numbered 0 to {DICE - 1}")
-        return value
-
     def _check_chest(self, kind: str, action: Action) -> int:
         t = self.turn
-        die = self._die_index(action.get("die"))
+        die = action["die"]
         if t["card"] != TREASURE_ISLAND:
             raise IllegalAction("no_treasure_island", "dice go on the chest only under the Treasure Island card")
         if t["rolls"] == 0:
@@ -254,10 +238,7 @@ class Kapern(Game):
     def _check_roll(self, action: Action) -> list[int]:
         """Every rule a roll must pass (kapern.md, "A turn"); returns the dice, ascending. Changes nothing."""
         t = self.turn
-        raw = action.get("dice")
-        if not isinstance(raw, list) or not raw:
-            raise IllegalAction("bad_action", "a roll names the dice to roll, as a list of die numbers")
-        dice = sorted(self._die_index(value) for value in raw)
+        dice = sorted(action["dice"])
         if len(set(dice)) != len(dice):
             raise IllegalAction("bad_action", "a die is named twice")
         if t["rolls"] == 0:

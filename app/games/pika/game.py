@@ -130,6 +130,8 @@ class Pika(Game):
     default_options = {"alert_seconds": 3.0}
     option_ranges = {"alert_seconds": (1.0, 30.0)}  # a call needs a moment; a longer alert stalls the table
     action_schema = PIKA_ACTIONS
+    system_actions = frozenset({"alert_expired"})
+    out_of_turn_actions = frozenset({"pika", "reorder"})  # pika.md: a call and your own hand's order wait for no turn
     bots: dict = {}  # filled in by app/games/pika/__init__.py
 
     def __init__(self, seat_count: int, options: dict[str, Any], rng: RandomSource):
@@ -242,31 +244,17 @@ class Pika(Game):
             out.append({"type": "pika"})
         return out
 
-    def apply(self, seat: int | None, action: Action) -> list[Event]:
-        if self.over:
-            raise IllegalAction("game_over", "the round is over")
-        if not isinstance(action, dict):
-            raise IllegalAction("bad_action", "an action is an object with a type")
-        kind = action.get("type")
+    def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
+        kind = action["type"]
         if seat is None:
-            if kind == "alert_expired":
-                return self._expire_alert(action)
-            raise IllegalAction("bad_action", f"the table sends only alert_expired, not {kind!r}")
-        if type(seat) is not int or not 0 <= seat < self.seat_count:
-            raise IllegalAction("bad_seat", f"there is no seat {seat!r}")
+            return self._expire_alert(action)  # the one system action
         if kind == "play":
-            move = self._parse_play(seat, action)
-            return self._play(seat, move)
+            return self._play(seat, self._parse_play(seat, action))
         if kind == "pika":
-            if len(action) > 1:  # "type" is there: anything more is a field too many
-                self._check_fields(action, ())
             return self._call_pika(seat)
         if kind == "reorder":
             return self._reorder(seat, action)
         if kind == "draw":
-            if len(action) > 1:  # "type" is there: anything more is a field too many
-                self._check_fields(action, ())
-            self._check_turn(seat)
             if self.drawn >= 0:
                 raise IllegalAction("already_drew", "you drew already: play the card you drew or keep it")
             if self.stack:
@@ -275,49 +263,22 @@ class Pika(Game):
                 )
             return self._draw(seat)
         if kind == "keep":
-            if len(action) > 1:  # "type" is there: anything more is a field too many
-                self._check_fields(action, ())
-            self._check_turn(seat)
             if self.drawn < 0:
                 raise IllegalAction("nothing_drawn", "keeping is only for a card you just drew")
             return self._keep(seat)
-        if kind == "take_stack":
-            if len(action) > 1:  # "type" is there: anything more is a field too many
-                self._check_fields(action, ())
-            self._check_turn(seat)
-            if not self.stack:
-                raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
-            return self._take_stack(seat)
-        if kind == "alert_expired":
-            raise IllegalAction("system_only", "only the table closes a Pika alert")
-        raise IllegalAction("bad_action", f"unknown action type {kind!r}")
+        if not self.stack:  # take_stack: the shape check let only Pika's actions through
+            raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
+        return self._take_stack(seat)
 
     # ------------------------------------------------------------------ validation
 
-    @staticmethod
-    def _check_fields(action: Action, allowed: tuple[str, ...]) -> None:
-        for key in action:
-            if key != "type" and key not in allowed:
-                raise IllegalAction("bad_action", f"unexpected field {key!r}")
-
-    def _check_turn(self, seat: int) -> None:
-        if seat != self.turn:
-            raise IllegalAction("not_your_turn", f"it is seat {self.turn}'s turn")
-
     def _parse_play(self, seat: int, action: Action) -> int:
-        """The move int for a play action, fully validated (nothing is changed)."""
-        if len(action) > 2:
-            self._check_fields(action, ("card", "colour", "pika"))
-        name = action.get("card")
-        card = CODE.get(name) if isinstance(name, str) else None
-        if card is None:
-            raise IllegalAction("bad_action", f"there is no card called {name!r}")
+        """The move int for a play action of the right shape by the seat to play, checked against the rules (nothing
+        is changed)."""
+        name = action["card"]
+        card = CODE[name]
         colour_name = action.get("colour")
         flag = action.get("pika", False)
-        if type(flag) is not bool:
-            raise IllegalAction("bad_action", "pika must be true or false")
-        if seat != self.turn:
-            raise IllegalAction("not_your_turn", f"it is seat {self.turn}'s turn")
         hand = self.hands[seat]
         if card not in hand:
             raise IllegalAction("card_not_held", f"you do not hold a {name}")
@@ -326,10 +287,7 @@ class Pika(Game):
             if colour_name is None:
                 # pika.md: the player of a Joker or +4 chooses the colour in play.
                 raise IllegalAction("colour_needed", f"a {name} needs a colour: red, yellow, green or blue")
-            colour = COLOUR_INDEX.get(colour_name) if isinstance(colour_name, str) else None
-            if colour is None:
-                raise IllegalAction("bad_action", f"{colour_name!r} is not a colour: red, yellow, green or blue")
-            move += COLOUR_STEP * colour
+            move += COLOUR_STEP * COLOUR_INDEX[colour_name]
         elif colour_name is not None:
             raise IllegalAction("colour_not_allowed", f"only a Joker or a +4 chooses the colour, not a {name}")
         drawn = self.drawn
@@ -612,10 +570,7 @@ class Pika(Game):
         return events
 
     def _reorder(self, seat: int, action: Action) -> list[Event]:
-        self._check_fields(action, ("hand",))
-        order = action.get("hand")
-        if not isinstance(order, list) or not all(isinstance(name, str) and name in CODE for name in order):
-            raise IllegalAction("bad_action", "reorder needs the list of your cards by name")
+        order = action["hand"]
         codes = [CODE[name] for name in order]
         if sorted(codes) != sorted(self.hands[seat]):
             raise IllegalAction("bad_hand_order", "a new order must hold exactly the cards in your hand")

@@ -5,10 +5,14 @@
 - `position(...)` builds a round already under way (hands, discard, pile, whose turn, a pending stack, ...) through
   `Pika.from_state`, with a ScriptedRandom for the reshuffles the test expects. Every card of the deck that the test
   does not place goes where `rest` says, so the 108 cards are always all there.
+- `redeal_hidden(game, seat, chooser)` deals again at random everything `seat` may not see (the conformance suite's
+  leak test: that seat's view must not change).
 """
 
 from __future__ import annotations
 
+import json
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -119,3 +123,18 @@ def _check_counts(cards: Sequence[str]) -> None:
     extra = Counter(cards) - Counter(DECK)
     if extra:
         raise ValueError(f"more of these cards than the deck holds: {dict(extra)!r}")
+
+
+def redeal_hidden(game: Pika, seat: int | None, chooser: random.Random) -> Pika:
+    """The same game with everything `seat` may not see dealt again at random: the other hands and the pile."""
+    state = json.loads(json.dumps(game.to_state()))
+    others = [other for other in range(game.seat_count) if other != seat]
+    cards = [card for other in others for card in state["hands"][other]] + state["pile"]
+    chooser.shuffle(cards)
+    at = 0
+    for other in others:
+        size = len(state["hands"][other])
+        state["hands"][other] = cards[at : at + size]
+        at += size
+    state["pile"] = cards[at:]
+    return Pika.from_state(state)

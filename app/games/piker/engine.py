@@ -134,10 +134,6 @@ PLAYED_AT_STEP = {
 KEPT_KINDS = (LEVERAGED_BUYOUT, HOSTILE_TAKEOVER, EXTRA_CAPITAL, INSIDER_TIP)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @lru_cache(maxsize=1024)
 def _best_allocation(
     open_cards: tuple[str, ...], dice: tuple[int, ...], buyouts: int, secured: tuple[str, ...]
@@ -270,22 +266,11 @@ class Piker(Game):
             return [{"type": "extra_card", "add": True}, {"type": "extra_card", "add": False}]
         return []
 
-    def apply(self, seat: int | None, action: Action) -> list[Event]:
+    def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
         s = self.s
-        if s["step"] == "over":
-            raise IllegalAction("game_over", "the game is over")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("bad_action", "an action is an object with a type")
-        if seat is None:
-            raise IllegalAction("not_your_turn", "the table has no action to take in The Piker")
-        if seat not in self.acting_seats():
-            raise IllegalAction("not_your_turn", self._waiting_for())
-        handler = self._HANDLERS.get(action["type"])
-        if handler is None:
-            raise IllegalAction("bad_action", f"The Piker has no action {action['type']!r}")
-        steps, method = handler
+        steps, method = self._HANDLERS[action["type"]]  # the shape check let only The Piker's actions through
         if s["step"] not in steps:
-            raise IllegalAction("wrong_step", f"you cannot {action['type'].replace('_', ' ')} now: {self._waiting_for()}")
+            raise IllegalAction("wrong_step", f"you cannot {action['type'].replace('_', ' ')} now: {self.waiting_for()}")
         events: list[Event] = []
         getattr(self, method)(seat, action, events)
         return events
@@ -323,7 +308,7 @@ class Piker(Game):
     def _kind_for_step(step: str) -> str:
         return {"extra_capital": EXTRA_CAPITAL, "insider_tip": INSIDER_TIP, "hostile_takeover": HOSTILE_TAKEOVER}[step]
 
-    def _waiting_for(self) -> str:
+    def waiting_for(self) -> str:
         seats = self.acting_seats()
         step = self.s["step"]
         who = " and ".join(f"seat {seat}" for seat in seats)
@@ -400,12 +385,7 @@ class Piker(Game):
     def _play_insider_tip(self, seat: int, action: Action, events: list[Event]) -> None:
         s = self.s
         slots = action.get("slots")
-        if (
-            not isinstance(slots, list)
-            or len(slots) != INSIDER_TIP_LOOKS
-            or not all(_is_int(i) for i in slots)
-            or len(set(slots)) != INSIDER_TIP_LOOKS
-        ):
+        if len(slots) != INSIDER_TIP_LOOKS or len(set(slots)) != INSIDER_TIP_LOOKS:
             raise IllegalAction("bad_slots", "Insider Tip looks at two different market cards: give two slots")
         if not all(0 <= i < len(s["market"]) and s["market"][i]["outcome"] is None for i in slots):
             raise IllegalAction("bad_slots", "Insider Tip looks at face-down cards of this market")
@@ -454,15 +434,13 @@ class Piker(Game):
 
     def _place_die(self, seat: int, action: Action, events: list[Event]) -> None:
         s = self.s
-        pips = action.get("pips")
-        on = action.get("on")
-        if not _is_int(pips) or on not in ("card", "after_market"):
-            raise IllegalAction("bad_action", 'place_die needs "pips" and "on": "card" (with "slot") or "after_market"')
+        pips = action["pips"]
+        on = action["on"]
         if pips not in s["hands"][seat]:
             raise IllegalAction("die_not_held", f"you have no unplaced die showing {pips}")
         if on == "card":
             slot = action.get("slot")
-            if not _is_int(slot):
+            if slot is None:
                 raise IllegalAction("bad_action", 'placing on a card needs its market "slot"')
             if not 0 <= slot < len(s["market"]):
                 raise IllegalAction("no_such_card", f"the market has no card in slot {slot}")
@@ -592,9 +570,7 @@ class Piker(Game):
         )
 
     def _choose_bull_run(self, seat: int, action: Action, events: list[Event]) -> None:
-        target = action.get("card")
-        if not isinstance(target, str):
-            raise IllegalAction("bad_action", 'bull_run needs the "card" to secure')
+        target = action["card"]
         if target not in self.s["players"][seat]["unsecured"]:
             raise IllegalAction("card_not_unsecured", "Bull Run secures one of your own unsecured cards")
         self.s["bull_run"] = None
@@ -613,9 +589,7 @@ class Piker(Game):
 
     def _play_hostile_takeover(self, seat: int, action: Action, events: list[Event]) -> None:
         s = self.s
-        target = action.get("card")
-        if not isinstance(target, str):
-            raise IllegalAction("bad_action", 'play_hostile_takeover needs the "card" to take')
+        target = action["card"]
         owner = next(
             (o for o in range(self.seat_count) if o != seat and target in s["players"][o]["unsecured"]), None
         )
@@ -672,13 +646,9 @@ class Piker(Game):
     def _secure(self, seat: int, action: Action, events: list[Event]) -> None:
         s = self.s
         sec = s["securing"]
-        card = action.get("card")
-        dice = action.get("dice")
+        card = action["card"]
+        dice = action["dice"]
         used = action.get("leveraged_buyouts", 0)
-        if not isinstance(card, str) or not isinstance(dice, list) or not all(_is_int(d) for d in dice):
-            raise IllegalAction("bad_action", 'secure needs a "card" and the "dice" (pips) to use on it')
-        if not _is_int(used) or used < 0:
-            raise IllegalAction("bad_action", '"leveraged_buyouts" is a number of cards, 0 or more')
         if card not in s["players"][seat]["unsecured"]:
             raise IllegalAction("card_not_unsecured", "you can only secure your own unsecured cards")
         if any(p["card"] == card for p in sec["pending"][seat]):
@@ -799,9 +769,7 @@ class Piker(Game):
 
     def _extra_card(self, seat: int, action: Action, events: list[Event]) -> None:
         s = self.s
-        add = action.get("add")
-        if not isinstance(add, bool):
-            raise IllegalAction("bad_action", 'extra_card needs "add": true or false')
+        add = action["add"]
         if add:
             card = s["deck"].pop(0)
             s["market"].append({"card": card, "bids": [], "outcome": None})

@@ -55,15 +55,6 @@ EXACT_BONUS = 5  # stakes.md: exact hit scores total + 5
 TARGET_BASE = 10  # stakes.md: target = die A + die B + 10
 PEEK_DEPTH = 2  # stakes.md: the flipper sees the top two cards
 
-_FIELDS = {
-    "flip": {"type"},
-    "bank": {"type"},
-    "pass": {"type"},
-    "twist": {"type", "die"},
-    "put_back": {"type", "cards"},
-    "nudge": {"type", "die", "direction"},
-}
-
 
 def _copy_pending(pending: dict[str, Any] | None) -> dict[str, Any] | None:
     if pending is None:
@@ -209,31 +200,10 @@ class Stakes(Game):
 
     # ------------------------------------------------------------------------------------------ refusals
 
-    def _refuse(self, seat: int | None, action: Any) -> None:
-        """Raise IllegalAction if `action` by `seat` is not allowed now; change nothing."""
-        if self.over:
-            raise IllegalAction("game_over", "the game is over")
-        if seat is None:
-            raise IllegalAction("not_your_turn", "Stakes has no table actions; only the player whose turn it is acts")
-        if seat != self.turn:
-            raise IllegalAction("not_your_turn", f"it is seat {self.turn}'s turn")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("bad_action", "an action is an object with a type")
+    def _refuse(self, seat: int, action: Action) -> None:
+        """Raise IllegalAction if `action` (of Stakes's shape, by the seat whose turn it is) breaks a rule; change
+        nothing."""
         kind = action["type"]
-        if kind not in _FIELDS:
-            raise IllegalAction("bad_action", f"Stakes has no action {kind!r}")
-        if action.keys() != _FIELDS[kind]:  # a field missing or one too many
-            raise IllegalAction("bad_action", f"a {kind} takes exactly the fields {sorted(_FIELDS[kind])}")
-        if "die" in action and action["die"] not in DICE:
-            raise IllegalAction("bad_action", 'the die is "a" or "b"')
-        if kind == "nudge" and action["direction"] not in ("up", "down"):
-            raise IllegalAction("bad_action", 'a nudge goes "up" or "down"')
-        cards = action.get("cards")
-        if kind == "put_back" and not (
-            isinstance(cards, list) and len(cards) == 2 and all(isinstance(card, str) for card in cards)
-        ):
-            raise IllegalAction("bad_action", "put_back names the two peeked cards, the top one first")
-
         pending = self.pending
         if pending is not None:
             if pending["type"] == "put_back":
@@ -269,9 +239,9 @@ class Stakes(Game):
 
     # ---------------------------------------------------------------------------------------------- moves
 
-    def apply(self, seat: int | None, action: Action) -> list[Event]:
+    def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
+        assert seat is not None  # Stakes has no system actions
         self._refuse(seat, action)
-        assert seat is not None
         events: list[Event] = []
         kind = action["type"]
         if kind == "flip":

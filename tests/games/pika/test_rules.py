@@ -11,6 +11,7 @@ from app.games.pika import Pika
 from app.games.pika.cards import DECK, kinds_of_mask
 from app.games.pika.scripting import deal, position
 from app.games.rng import HashRandom, ScriptedRandom
+from tests.support.refusals import refused
 
 RED7 = ["red-1", "red-2", "red-3", "red-4", "red-5", "red-6", "red-7"]
 BLUE7 = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6", "blue-7"]
@@ -29,15 +30,6 @@ def play(game: Pika, seat: int, card: str, colour: str | None = None, pika: bool
 
 def act(game: Pika, seat: int, kind: str):
     return game.apply(seat, {"type": kind})
-
-
-def refused(game: Pika, seat, action, code: str) -> IllegalAction:
-    before = game.to_state()
-    with pytest.raises(IllegalAction) as error:
-        game.apply(seat, action)
-    assert error.value.code == code, error.value
-    assert game.to_state() == before
-    return error.value
 
 
 def types(events) -> list[str]:
@@ -541,13 +533,13 @@ def test_nobody_else_can_call_pika_for_or_against_you():
     assert {"type": "pika"} not in game.legal_actions(1)
     error = refused(game, 1, {"type": "pika"}, "not_your_pika")
     assert "themselves" in error.message
-    refused(game, None, {"type": "pika"}, "bad_action")
+    refused(game, None, {"type": "pika"}, "not_your_turn")
 
 
 def test_a_seat_may_not_send_the_tables_alert_expiry():
     game = position([["red-3", "red-4"], ["green-1", "green-2"]], ["red-9"])
     play(game, 0, "red-3")
-    refused(game, 1, dict(game.deadlines()[0].action), "system_only")
+    refused(game, 1, dict(game.deadlines()[0].action), "bad_action")  # no action of a seat's
 
 
 def test_two_alerts_may_be_open_at_once():
