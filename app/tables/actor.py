@@ -498,7 +498,9 @@ class TableActor:
             raise IllegalAction("game_over", "this game is over")
         if self.seats[own_seat].resigned:
             raise TableError("resigned", "you left this game; a bot plays your seat to the end")
-        type(self.game).check_action(action)  # the shape first: unknown fields or types never reach the engine
+        # The shape first (the engine checks it again in apply): unknown fields or types never reach the log, and a
+        # table-level action (a resignation) cannot come in as a move.
+        type(self.game).check_action(action)
         self._apply(own_seat, action, "player")
         # A person acting is present: their seat is no longer covered by a bot.
         if self.seats[own_seat].away:
