@@ -498,8 +498,10 @@ class TableActor:
             raise IllegalAction("game_over", "this game is over")
         if self.seats[own_seat].resigned:
             raise TableError("resigned", "you left this game; a bot plays your seat to the end")
-        # The shape first (the engine checks it again in apply): unknown fields or types never reach the log, and a
-        # table-level action (a resignation) cannot come in as a move.
+        if isinstance(action, dict) and action.get("type") == RESIGN["type"]:
+            # A resignation is the table's (the resign request), logged as {"type": "resign"}: never a move.
+            raise IllegalAction("bad_action", "to leave the game, resign; it is not a move")
+        # The shape first (the engine checks it again in apply): unknown fields or types never reach the log.
         type(self.game).check_action(action)
         self._apply(own_seat, action, "player")
         # A person acting is present: their seat is no longer covered by a bot.

@@ -105,6 +105,8 @@ def test_a_system_action_from_a_seat_is_no_action_of_a_seats(name: str) -> None:
         for seat in range(game.seat_count):
             refused(game, seat, {"type": kind}, "bad_action")
     assert not cls.system_actions & set(cls.action_schema.types)
+    # "resign" is the table's (app/tables/actor.py logs a resignation under that type): no game's move may use it.
+    assert "resign" not in cls.action_schema.types
 
 
 def test_the_opening_order_is_documented_where_it_is_made() -> None:

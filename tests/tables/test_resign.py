@@ -6,6 +6,7 @@ import asyncio
 import pytest
 
 from app.games.rng import ScriptedRandom
+from app.games.base import IllegalAction
 from app.tables.actor import LogEntry, Seat, TableActor, TableError, TableTiming
 from tests.support.toy_game import Race
 from tests.tables.test_actor import FAST, Hooks, Inbox, humans
@@ -78,6 +79,21 @@ async def test_elsewhere_a_resigned_seat_is_played_by_a_bot_counts_as_left_and_s
     again.replay([LogEntry(e.seat, e.action, e.source, e.version) for e in hooks.logged])
     assert again.seats[0].resigned and again.seats[0].left() and not again.seats[1].resigned
     assert again.version == max(e.version for e in hooks.logged)
+    await table.stop()
+
+
+async def test_a_resignation_sent_as_a_move_is_refused_and_changes_nothing():
+    # Only the resign request resigns: {"type": "resign"} sent as a move is a bad action, never logged.
+    hooks = Hooks()
+    table = race(humans(2), mode="online", hooks=hooks)
+    table.start()
+    await table.connect(Inbox(), 100, None)
+    version = table.version
+    with pytest.raises(IllegalAction) as refused:
+        await table.act(100, {"type": "resign"})
+    assert refused.value.code == "bad_action"
+    assert not table.seats[0].resigned and table.version == version
+    assert all(entry.action != {"type": "resign"} for entry in table.entries)
     await table.stop()
 
 
