@@ -1,4 +1,4 @@
-"""Driving the browser client with Playwright (async API) and Debian's Chromium.
+"""Driving the browser client with Playwright (async API) and Chromium (Debian's in CI; see require_chromium).
 
 Every page is watched: a page error, a console error or a Content-Security-Policy violation (the page's
 `securitypolicyviolation` events, reported to the test) fails the test, unless the test said beforehand that it
@@ -22,7 +22,15 @@ from typing import Any
 import pytest
 from playwright.async_api import BrowserContext, ConsoleMessage, Error as PlaywrightError, Page, Playwright
 
-CHROMIUM = Path(os.environ.get("TABLESTAKES_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_SETTING = "TABLESTAKES_CHROMIUM"  # a Chrome or Chromium binary chosen by hand: looked at first
+# Then the system's own, in this order: Debian's package (what CI installs), other Linux names, macOS applications.
+SYSTEM_CHROMIUMS = (
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -56,14 +64,35 @@ def shots_taken() -> Path | None:
     return _shots_dir
 
 
-def require_chromium() -> Path:
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"Chromium is missing at {CHROMIUM}: the browser tests need Debian's Chromium "
-            "(`apt-get install -y chromium`; .ci/run installs it). They never download a browser.",
-            pytrace=False,
-        )
-    return CHROMIUM
+def chromium_candidates(environ: dict[str, str] | os._Environ[str], playwright_own: str | None
+                        ) -> list[tuple[str, Path]]:
+    """Where the browser tests look for Chromium, in order: the setting, the system's, Playwright's own browsers."""
+    if environ.get(CHROMIUM_SETTING):
+        return [(CHROMIUM_SETTING, Path(environ[CHROMIUM_SETTING]))]  # chosen by hand: nothing else is tried
+    found = [("system", Path(path)) for path in SYSTEM_CHROMIUMS]
+    if playwright_own:
+        found.append(("Playwright's own", Path(playwright_own)))
+    return found
+
+
+def require_chromium(playwright: Playwright | None = None) -> Path:
+    """The first Chromium of `chromium_candidates` that exists, or a failure that says how to get one."""
+    try:
+        playwright_own = playwright.chromium.executable_path if playwright is not None else None
+    except PlaywrightError:
+        playwright_own = None
+    candidates = chromium_candidates(os.environ, playwright_own)
+    for _, path in candidates:
+        if path.is_file():
+            return path
+    tried = "; ".join(f"{source}: {path}" for source, path in candidates)
+    pytest.fail(
+        f"No Chromium found for the browser tests (tried {tried}). Get one of: Debian's package "
+        "(`apt-get install -y chromium`, what .ci/run installs), a Chrome or Chromium you have, named by "
+        f"{CHROMIUM_SETTING}=/path/to/binary, or Playwright's own (`python -m playwright install chromium`). "
+        "The tests never download a browser themselves.",
+        pytrace=False,
+    )
 
 
 @dataclass
@@ -131,7 +160,7 @@ class Player:
 @asynccontextmanager
 async def open_player(playwright: Playwright, base_url: str, name: str, *, viewport: dict[str, int], label: str,
                       profile_root: Path) -> AsyncIterator[Player]:
-    chromium = require_chromium()
+    chromium = require_chromium(playwright)
     profile = profile_root / f"profile-{label}"
     profile.mkdir(parents=True, exist_ok=True)
     context = await playwright.chromium.launch_persistent_context(
