@@ -55,7 +55,7 @@ def check_league_game(game: str) -> str:
 # --- matchmaking -----------------------------------------------------------------------------------------
 
 
-@router.get("/matchmaking")
+@router.get("/matchmaking", responses=errors((404, "unknown_game")))
 async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep,
                              game: GameName | None = Query(default=None, description="also say how many people "
                                                            "wait at this game's staked tables")) -> dict[str, Any]:
