@@ -45,15 +45,11 @@ from app.games.rng import RandomSource, random_from_state
 from app.games.stakes.actions import STAKES_ACTIONS
 from app.games.stakes.bots import EasyBot, HardBot, MediumBot
 from app.games.stakes.cards import DECK_SIZE, EFFECT, FULL_DECK, VALUE, new_deck
+from app.games.stakes.rules import DUEL_WINS, EXACT_BONUS, PEEK_DEPTH, STANDARD_ROUNDS, TARGET_BASE
 
 LIVE, BANKED, BUSTED = "live", "banked", "busted"
 DICE = ("a", "b")
 DIRECTIONS = {"up": 1, "down": -1}
-STANDARD_ROUNDS = 5  # stakes.md: five rounds
-DUEL_WINS = 4  # stakes.md: first to four round wins takes the match
-EXACT_BONUS = 5  # stakes.md: exact hit scores total + 5
-TARGET_BASE = 10  # stakes.md: target = die A + die B + 10
-PEEK_DEPTH = 2  # stakes.md: the flipper sees the top two cards
 
 
 def _copy_pending(pending: dict[str, Any] | None) -> dict[str, Any] | None:
