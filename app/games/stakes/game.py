@@ -23,8 +23,9 @@ Nothing else draws randomness: a Nudge, a Peek's order, banking and pressure are
 Turn order: seats are numbered clockwise, so "passes to the left" is seat + 1.
 
 What a seat sees (stakes.md, "What each player may see"): the whole table, never the deck order. The view carries
-`center_dice`, `target`, `pot`, `players` (row, total, status live/banked/busted, leverage dice, shields, first
-turn, exact bank, and round scores plus game total, or round wins in the Duel), `turn`, `round`, `first_turn` (this
+`center_dice`, `target`, `target_base` (the rule's + 10, so the client restates no rule number), `pot`, `players`
+(row, total, status live/banked/busted, leverage dice, shields, first turn, exact bank, and round scores plus game
+total, or round wins in the Duel), `turn`, `round`, `first_turn` (this
 seat's), `pending` (a Peek order or a Nudge owed; the Peek's cards only for the peeker), `deck_size`,
 `discard_size`, `duel` (round wins, the last round and its pressure) and `seen_since_shuffle`: the cards that left the
 deck face up since it was last shuffled (at a reshuffle the list restarts with the rows still on the table), so the
@@ -577,6 +578,7 @@ class Stakes(Game):
             "rounds": None if duel else STANDARD_ROUNDS,
             "center_dice": dict(self.center),
             "target": self.target,
+            "target_base": TARGET_BASE,  # stakes.md: target = die A + die B + this
             "pot": self.pot,
             "dice_dealt": self.dice_dealt,
             "turn": self.turn,
