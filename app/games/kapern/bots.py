@@ -39,8 +39,6 @@ from app.games.kapern.cards import (
 )
 from app.games.kapern.scoring import DISQUALIFIED, SKULL_ISLAND, STOPPED, score_turn
 
-TARGET = 8000
-
 
 # ------------------------------------------------------------------------------------------- reading a view
 
@@ -457,8 +455,8 @@ class HardBot(Bot):
         scores = view["scores"]
         end = view["end"]
         if end["overtime"]:
-            # kapern.md: after the last turns the next to end a turn at 8000 wins at once.
-            return TARGET - scores[me], False
+            # kapern.md: after the last turns the next to end a turn at the target wins at once.
+            return view["target"] - scores[me], False
         if end["final_round"]:
             # kapern.md: every turn now is a last turn; equal scores share first place.
             best_other = max(score for seat, score in enumerate(scores) if seat != me)
