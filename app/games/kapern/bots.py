@@ -26,6 +26,7 @@ from app.games.kapern.cards import (
     COIN,
     DIAMOND,
     DICE,
+    DISQUALIFYING_SKULLS,
     FACES,
     MONKEY,
     PARROT,
@@ -33,13 +34,13 @@ from app.games.kapern.cards import (
     PIRATE,
     SABER,
     SHIPWRECK,
+    SHIPWRECK_ROLLS,
     SKULL,
+    SMALLEST_REROLL,
     TREASURE_ISLAND,
     ZOMBIE_ATTACK,
 )
 from app.games.kapern.scoring import DISQUALIFIED, SKULL_ISLAND, STOPPED, score_turn
-
-TARGET = 8000
 
 
 # ------------------------------------------------------------------------------------------- reading a view
@@ -152,7 +153,7 @@ class EasyBot(Bot):
             return _STOP
         keep = _kept(turn.card, turn.faces)
         junk = [i for i in turn.free if not keep[i]]
-        if len(junk) >= 2:
+        if len(junk) >= SMALLEST_REROLL:
             return _pick(_roll(junk), legal) or _STOP
         if turn.stop_now is not None and turn.stop_now > 0:
             return _STOP
@@ -211,11 +212,11 @@ class MediumBot(Bot):
             default=None,
         )
         reroll = [i for i in turn.non_skull if not keep[i] and turn.faces[i] != best]
-        if len(reroll) < 2:
+        if len(reroll) < SMALLEST_REROLL:
             reroll = [i for i in turn.non_skull if not keep[i]]
-        if turn.guardian_ready and turn.skulls == 2 and reroll:
+        if turn.guardian_ready and turn.skulls == DISQUALIFYING_SKULLS - 1 and reroll:
             reroll = [turn.skull_dice[0], *reroll]
-        if len(reroll) < 2 and not (reroll and turn.guardian_ready):
+        if len(reroll) < SMALLEST_REROLL and not (reroll and turn.guardian_ready):
             return _STOP
         return _arrange_chest_then(turn, reroll, legal)
 
@@ -332,7 +333,7 @@ def _rerolls(code: int, guardian: bool, rescue: bool) -> list[tuple[int, int, bo
         for rolled in combinations(present, size):
             k = sum(counts[f] for f in rolled)
             kept = code - sum(counts[f] * _PLACE[f] for f in rolled)
-            if k >= 2 and not rescue:
+            if k >= SMALLEST_REROLL and not rescue:
                 result.append((kept, k, guardian))
             if guardian and counts[0]:
                 result.append((kept - 1, k + 1, False))  # kapern.md: the Guardian rerolls one skull
@@ -349,7 +350,7 @@ def _live_value(card: str, code: int, guardian: bool, depth: int) -> float:
 
 
 def _live_value_of(card: str, code: int, guardian: bool, depth: int) -> float:
-    rescue = code % _BASE + CARDS[card].skulls >= 3  # three skulls, the Guardian unused
+    rescue = code % _BASE + CARDS[card].skulls >= DISQUALIFYING_SKULLS  # three skulls, the Guardian unused
     if rescue:
         if depth == 0:
             # Five times in six the Guardian's skull comes up something else.
@@ -381,7 +382,7 @@ def _roll_value(card: str, kept: int, k: int, guardian: bool, depth: int) -> flo
         skulls = final % _BASE + card_skulls
         if card == SHIPWRECK:
             value = _stop_points(card, final)  # kapern.md: the second Shipwreck roll ends the turn
-        elif skulls < 3 or (skulls == 3 and guardian):
+        elif skulls < DISQUALIFYING_SKULLS or (skulls == DISQUALIFYING_SKULLS and guardian):
             value = _live_value(card, final, guardian, depth)
         else:
             value = _bust_points(card, final, chest)
@@ -398,10 +399,10 @@ def _reach_value(card: str, kept: int, k: int, guardian: bool, depth: int, need:
     for code, probability in _outcomes(k):
         final = kept + code
         skulls = final % _BASE + card_skulls
-        if card == SHIPWRECK or skulls < 3:
+        if card == SHIPWRECK or skulls < DISQUALIFYING_SKULLS:
             stop = _stop_points(card, final)
             value = stop if card == SHIPWRECK else _live_value(card, final, guardian, depth)
-        elif skulls == 3 and guardian:
+        elif skulls == DISQUALIFYING_SKULLS and guardian:
             stop = -(10**9)  # the Guardian must reroll first
             value = _live_value(card, final, guardian, depth)
         else:
@@ -457,8 +458,8 @@ class HardBot(Bot):
         scores = view["scores"]
         end = view["end"]
         if end["overtime"]:
-            # kapern.md: after the last turns the next to end a turn at 8000 wins at once.
-            return TARGET - scores[me], False
+            # kapern.md: after the last turns the next to end a turn at the target wins at once.
+            return view["target"] - scores[me], False
         if end["final_round"]:
             # kapern.md: every turn now is a last turn; equal scores share first place.
             best_other = max(score for seat, score in enumerate(scores) if seat != me)
@@ -471,10 +472,11 @@ class HardBot(Bot):
         present = sorted({turn.faces[i] for i in non_skull})
         candidates = []
         rescue = turn.phase == "guardian_rescue"
+        shipwreck_done = turn.card == SHIPWRECK and turn.rolls >= SHIPWRECK_ROLLS
         for size in range(len(present) + 1):
             for keep in combinations(present, size):
                 reroll = [i for i in non_skull if turn.faces[i] not in keep]
-                if len(reroll) >= 2 and not rescue and (turn.card != SHIPWRECK or turn.rolls < 2):
+                if len(reroll) >= SMALLEST_REROLL and not rescue and not shipwreck_done:
                     candidates.append(reroll)
                 if turn.guardian_ready and turn.skull_dice:
                     candidates.append([turn.skull_dice[0], *reroll])

@@ -11,6 +11,12 @@ from dataclasses import dataclass
 FACES: tuple[str, ...] = ("skull", "diamond", "coin", "monkey", "parrot", "saber")
 SKULL, DIAMOND, COIN, MONKEY, PARROT, SABER = FACES
 DICE = 8
+# kapern.md, "A turn": three skulls disqualify, a reroll takes two or more dice, four skulls on the first roll go to
+# Skull Island; a Shipwreck turn has two rolls at most.
+DISQUALIFYING_SKULLS = 3
+SMALLEST_REROLL = 2
+SKULL_ISLAND_SKULLS = 4
+SHIPWRECK_ROLLS = 2
 PLURAL = {
     SKULL: "skulls",
     DIAMOND: "diamonds",

@@ -36,17 +36,31 @@ from app.games.kapern.bots import EasyBot, HardBot, MediumBot
 from app.games.kapern.cards import (
     CARDS,
     DICE,
+    DISQUALIFYING_SKULLS,
     FACES,
     GUARDIAN,
     PEACE,
     SABER,
     SHIPWRECK,
+    SHIPWRECK_ROLLS,
     SKULL,
+    SKULL_ISLAND_SKULLS,
+    SMALLEST_REROLL,
     TREASURE_ISLAND,
     ZOMBIE_ATTACK,
     deck_cards,
 )
-from app.games.kapern.scoring import DISQUALIFIED, SKULL_ISLAND, STOPPED, ZOMBIE_SABERS, TurnScore, score_turn
+from app.games.kapern.scoring import (
+    DISQUALIFIED,
+    PEACE_PENALTY,
+    SHIPWRECK_VALUE,
+    SKULL_ISLAND,
+    STOPPED,
+    ZOMBIE_SABERS,
+    TurnScore,
+    score_turn,
+    skull_island_loss,
+)
 from app.games.rng import RandomSource, random_from_state
 
 TARGET = 8000  # kapern.md: the end of the game starts when a player ends a turn at 8000 or more
@@ -157,6 +171,17 @@ class Kapern(Game):
         t = self.turn
         return t["card"] == GUARDIAN and not t["guardian_used"] and not t["skull_island"]
 
+    def _fewest_to_reroll(self) -> int:
+        # kapern.md: a single die is never rerolled alone, except on Skull Island (any number, a single die allowed).
+        return 1 if self.turn["skull_island"] else SMALLEST_REROLL
+
+    def _skull_limit(self) -> int | None:
+        """The skulls that end the turn, or None where skulls never do (Zombie attack, Shipwreck, Skull Island)."""
+        t = self.turn
+        if t["card"] in (ZOMBIE_ATTACK, SHIPWRECK) or t["skull_island"]:
+            return None
+        return DISQUALIFYING_SKULLS
+
     def _may_stop(self) -> bool:
         # kapern.md: under a Zombie attack the player keeps rolling until every die shows skull or saber.
         return self.turn["rolls"] > 0 and self.turn["card"] != ZOMBIE_ATTACK
@@ -173,7 +198,7 @@ class Kapern(Game):
             return [{"type": "roll", "dice": [i for i in free if t["dice"][i] != SABER]}]
         actions: list[Action] = []
         if not t["rescue"]:
-            smallest = 1 if t["skull_island"] else 2
+            smallest = self._fewest_to_reroll()
             actions = [{"type": "roll", "dice": list(combo)} for combo in _subsets(free, smallest)]
         if self._guardian_ready():
             for skull in self._skull_dice():
@@ -269,7 +294,7 @@ class Kapern(Game):
         if t["rescue"]:
             raise IllegalAction("guardian_rescue_needs_skull",
                                 "with three skulls only a reroll of one skull by the Guardian keeps you in the turn")
-        if len(dice) < 2 and not t["skull_island"]:
+        if len(dice) < SMALLEST_REROLL and not t["skull_island"]:
             raise IllegalAction("single_die", "a single die may never be rerolled alone; roll two or more")
         return dice
 
@@ -306,7 +331,7 @@ class Kapern(Game):
             elif not self._free_dice() and not any(t["on_chest"]):
                 self._finish_turn(SKULL_ISLAND, "every die shows a skull", events)
             return events
-        if first and card.skull_island and skulls >= 4:
+        if first and card.skull_island and skulls >= SKULL_ISLAND_SKULLS:
             # kapern.md: four or more skulls on the first roll, card skulls included, go to Skull Island.
             t["skull_island"] = True
             events.append(Event("skull_island", {"seat": seat, "skulls": skulls}))
@@ -319,11 +344,11 @@ class Kapern(Game):
             return events
         if t["card"] == SHIPWRECK:
             # kapern.md: at most two rolls, and skulls never end a Shipwreck turn early.
-            if t["rolls"] >= 2:
+            if t["rolls"] >= SHIPWRECK_ROLLS:
                 self._finish_turn(STOPPED, "both Shipwreck rolls are made", events)
             return events
-        if skulls >= 3:
-            if skulls == 3 and self._guardian_ready():
+        if skulls >= DISQUALIFYING_SKULLS:
+            if skulls == DISQUALIFYING_SKULLS and self._guardian_ready():
                 # kapern.md: a third skull with the Guardian unused is not a disqualification yet.
                 t["rescue"] = True
                 events.append(Event("guardian_rescue", {"seat": seat, "skulls": skulls}))
@@ -405,7 +430,7 @@ class Kapern(Game):
             # kapern.md: nobody holds 8000 after the last turns: play goes on.
             self.final_round = None
             self.overtime = True
-            events.append(Event("play_goes_on", {"scores": list(self.scores)}))
+            events.append(Event("play_goes_on", {"scores": list(self.scores), "target": TARGET}))
 
     def _end(self, winner: int | None, reason: str, events: list[Event]) -> None:
         self.ended = {"reason": reason, "winner": winner}
@@ -480,6 +505,17 @@ class Kapern(Game):
             "winner": self.ended["winner"] if self.ended else None,
         }
 
+    def _rules_view(self) -> dict[str, Any]:
+        """The rule numbers this turn plays by, so that the client shows them and restates none (kapern.md)."""
+        t = self.turn
+        return {
+            "skull_limit": self._skull_limit(),  # None: skulls do not end this turn
+            "fewest_to_reroll": self._fewest_to_reroll(),  # the Guardian's lone skull aside
+            "opponents_lose_per_skull": skull_island_loss(t["card"]),  # on Skull Island
+            "peace_loss_per_saber": PEACE_PENALTY,
+            "shipwreck_points_each": SHIPWRECK_VALUE,
+        }
+
     def _turn_view(self) -> dict[str, Any]:
         t = self.turn
         card = CARDS[t["card"]]
@@ -530,10 +566,11 @@ class Kapern(Game):
             ),
             "peace": {"sabers": sabers} if t["card"] == PEACE else None,
             "zombie_attack": {"sabers": sabers, "sabers_needed": ZOMBIE_SABERS} if t["card"] == ZOMBIE_ATTACK else None,
-            "shipwreck": {"rolls_left": 2 - t["rolls"]} if t["card"] == SHIPWRECK else None,
+            "shipwreck": {"rolls_left": SHIPWRECK_ROLLS - t["rolls"]} if t["card"] == SHIPWRECK else None,
             "treasure_island": (
                 {"dice": [i for i in range(DICE) if t["on_chest"][i]]} if t["card"] == TREASURE_ISLAND else None
             ),
+            "rules": self._rules_view(),
             "may_stop": self._may_stop(),
             "stop_now": stop_now,
         }
@@ -629,11 +666,11 @@ class Kapern(Game):
         skulls = self._skulls() if rolled else card.skulls
         normal = t["card"] not in (ZOMBIE_ATTACK, SHIPWRECK) and not t["skull_island"]
         if normal and rolled:
-            if t["rescue"] and (skulls != 3 or t["guardian_used"] or t["card"] != GUARDIAN):
+            if t["rescue"] and (skulls != DISQUALIFYING_SKULLS or t["guardian_used"] or t["card"] != GUARDIAN):
                 problems.append("a Guardian rescue needs exactly three skulls and an unused Guardian")
-            if not t["rescue"] and skulls >= 3:
+            if not t["rescue"] and skulls >= DISQUALIFYING_SKULLS:
                 problems.append(f"a turn goes on with {skulls} skulls")
-        if t["card"] == SHIPWRECK and t["rolls"] > 1:
+        if t["card"] == SHIPWRECK and t["rolls"] >= SHIPWRECK_ROLLS:
             problems.append("a Shipwreck turn goes on after two rolls")
         if t["skull_island"] and not card.skull_island:
             problems.append("Skull Island under a card that forbids it")

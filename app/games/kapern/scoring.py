@@ -48,6 +48,12 @@ SKULL_ISLAND_LOSS = 100
 _KIND_ORDER = (DIAMOND, COIN, MONKEY, PARROT, SABER)
 
 
+def skull_island_loss(card: str) -> int:
+    """What every opponent loses per skull when a turn is spent on Skull Island under `card`."""
+    # kapern.md: every opponent loses 100 per skull (dice and card), 200 with the Pirate.
+    return 2 * SKULL_ISLAND_LOSS if card == PIRATE else SKULL_ISLAND_LOSS
+
+
 def set_points(size: int) -> int:
     return 4000 if size >= 8 else _SET_POINTS[size]
 
@@ -167,8 +173,7 @@ def score_turn(
     skulls = sum(1 for face in dice if face == SKULL) + info.skulls
 
     if ending == SKULL_ISLAND:
-        # kapern.md: every opponent loses 100 per skull (dice and card), 200 with the Pirate.
-        per_skull = 2 * SKULL_ISLAND_LOSS if card == PIRATE else SKULL_ISLAND_LOSS
+        per_skull = skull_island_loss(card)
         loss = per_skull * skulls
         lines = [ScoreLine(f"Skull Island: {skulls} skulls x {per_skull} lost by every opponent", 0)]
         points = 0

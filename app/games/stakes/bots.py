@@ -23,6 +23,7 @@ import random
 
 from app.games.base import Action, Bot, View
 from app.games.stakes.cards import EFFECT, FULL_DECK, VALUE
+from app.games.stakes.rules import EXACT_BONUS, TARGET_BASE
 
 LIVE, BANKED, BUSTED = 0, 1, 2
 JACK, QUEEN, KING = 11, 12, 13
@@ -70,7 +71,7 @@ class Table:
 
     @property
     def target(self) -> int:
-        return self.a + self.b + 10
+        return self.a + self.b + TARGET_BASE  # stakes.md: target = die A + die B + 10
 
     def set_deck(self, top_first: list[int]) -> None:
         """The deck, top card first (stored reversed, so the top is popped from the end)."""
@@ -109,7 +110,7 @@ class Table:
         self.done = True
 
     def bust_over_target(self) -> None:
-        target = self.a + self.b + 10
+        target = self.target
         for s in range(self.n):
             if self.status[s] == LIVE and self.totals[s] > target:
                 self.status[s] = BUSTED
@@ -133,7 +134,7 @@ class Table:
         if code is None:
             return False
         value = VALUE_OF_CODE[code]
-        if self.totals[seat] + value > self.a + self.b + 10:
+        if self.totals[seat] + value > self.target:
             if self.shields[seat] > 0:
                 self.shields[seat] -= 1
                 self.discard.append(code)
@@ -148,7 +149,7 @@ class Table:
 
     def bank(self, seat: int) -> None:
         self.status[seat] = BANKED
-        if self.totals[seat] == self.a + self.b + 10:
+        if self.totals[seat] == self.target:
             self.exact[seat] = True
             if self.duel:
                 other = 1 - seat
@@ -206,11 +207,12 @@ class Table:
 
     def round_scores(self) -> list[int]:
         return [
-            (self.totals[s] + (5 if self.exact[s] else 0)) if self.status[s] == BANKED else 0 for s in range(self.n)
+            (self.totals[s] + (EXACT_BONUS if self.exact[s] else 0)) if self.status[s] == BANKED else 0
+            for s in range(self.n)
         ]
 
     def duel_winner(self) -> tuple[str, int | None]:
-        target = self.a + self.b + 10
+        target = self.target
         banked = [s for s in (0, 1) if self.status[s] == BANKED]
         if not banked:
             return "dead", None
@@ -271,7 +273,7 @@ def table_from_view(view: View) -> tuple[Table, list[int], list[int]]:
 
 def medium_move(t: Table, seat: int, top_known: int | None = None) -> tuple:
     """The medium policy's move for `seat` on its turn (no pending decision)."""
-    target = t.a + t.b + 10
+    target = t.target
     total = t.totals[seat]
     if t.status[seat] == BANKED:
         return medium_cold_twist(t, seat)
@@ -310,11 +312,11 @@ def medium_cold_twist(t: Table, seat: int) -> tuple:
     """Duel, banked: pass while the bank is winning, else twist the die most likely to make it win."""
     other = 1 - seat
     mine, theirs = t.totals[seat], t.totals[other]
-    if t.dice[seat] == 0 or _duel_bank_wins(mine, theirs, t.a + t.b + 10):
+    if t.dice[seat] == 0 or _duel_bank_wins(mine, theirs, t.target):
         return ("pass",)
     best, best_count = None, 0
     for die, keep in (("a", t.b), ("b", t.a)):
-        count = sum(1 for roll in range(1, 7) if _duel_bank_wins(mine, theirs, keep + roll + 10))
+        count = sum(1 for roll in range(1, 7) if _duel_bank_wins(mine, theirs, keep + roll + TARGET_BASE))
         if count > best_count:
             best, best_count = die, count
     return ("twist", best) if best else ("pass",)
@@ -327,7 +329,7 @@ def nudge_options(t: Table) -> list[tuple[str, int]]:
 def medium_nudge(t: Table, seat: int) -> tuple[str, int]:
     """Raise the target when that is allowed and safe; bust a live opponent with a lowered one if possible."""
     best, best_score = None, None
-    target = t.a + t.b + 10
+    target = t.target
     for die, step in nudge_options(t):
         new_target = target + step
         score = step
@@ -344,7 +346,7 @@ def medium_nudge(t: Table, seat: int) -> tuple[str, int]:
 
 def medium_put_back(t: Table, seat: int, cards: list[int]) -> list[int]:
     """Order the two peeked cards (top first): feed the next flipper a busting card, or keep a good one for me."""
-    target = t.a + t.b + 10
+    target = t.target
     nxt = None
     for step in range(1, t.n + 1):
         candidate = (seat + step) % t.n

@@ -23,8 +23,9 @@ Nothing else draws randomness: a Nudge, a Peek's order, banking and pressure are
 Turn order: seats are numbered clockwise, so "passes to the left" is seat + 1.
 
 What a seat sees (stakes.md, "What each player may see"): the whole table, never the deck order. The view carries
-`center_dice`, `target`, `pot`, `players` (row, total, status live/banked/busted, leverage dice, shields, first
-turn, exact bank, and round scores plus game total, or round wins in the Duel), `turn`, `round`, `first_turn` (this
+`center_dice`, `target`, `target_base` (the rule's + 10, so the client restates no rule number), `pot`, `players`
+(row, total, status live/banked/busted, leverage dice, shields, first turn, exact bank, and round scores plus game
+total, or round wins in the Duel), `turn`, `round`, `first_turn` (this
 seat's), `pending` (a Peek order or a Nudge owed; the Peek's cards only for the peeker), `deck_size`,
 `discard_size`, `duel` (round wins, the last round and its pressure) and `seen_since_shuffle`: the cards that left the
 deck face up since it was last shuffled (at a reshuffle the list restarts with the rows still on the table), so the
@@ -45,15 +46,11 @@ from app.games.rng import RandomSource, random_from_state
 from app.games.stakes.actions import STAKES_ACTIONS
 from app.games.stakes.bots import EasyBot, HardBot, MediumBot
 from app.games.stakes.cards import DECK_SIZE, EFFECT, FULL_DECK, VALUE, new_deck
+from app.games.stakes.rules import DUEL_WINS, EXACT_BONUS, PEEK_DEPTH, STANDARD_ROUNDS, TARGET_BASE
 
 LIVE, BANKED, BUSTED = "live", "banked", "busted"
 DICE = ("a", "b")
 DIRECTIONS = {"up": 1, "down": -1}
-STANDARD_ROUNDS = 5  # stakes.md: five rounds
-DUEL_WINS = 4  # stakes.md: first to four round wins takes the match
-EXACT_BONUS = 5  # stakes.md: exact hit scores total + 5
-TARGET_BASE = 10  # stakes.md: target = die A + die B + 10
-PEEK_DEPTH = 2  # stakes.md: the flipper sees the top two cards
 
 
 def _copy_pending(pending: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -581,6 +578,7 @@ class Stakes(Game):
             "rounds": None if duel else STANDARD_ROUNDS,
             "center_dice": dict(self.center),
             "target": self.target,
+            "target_base": TARGET_BASE,  # stakes.md: target = die A + die B + this
             "pot": self.pot,
             "dice_dealt": self.dice_dealt,
             "turn": self.turn,

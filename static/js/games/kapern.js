@@ -14,8 +14,6 @@ const CARD_NAMES = {
   sea_battle_4: 'Pirate vessel, 4 sabers', gold_coin: 'Gold coin', diamond: 'Diamond', animals: 'Animals',
   peace: 'Peace', zombie_attack: 'Zombie attack', shipwreck: 'Shipwreck',
 };
-const TARGET = 8000;
-
 const faceCount = (n, face) => `${n} ${n === 1 ? FACE_WORD[face] : FACE_PLURAL[face]}`;
 
 /** "2 skulls, 3 monkeys, 1 saber", faces in the dice's own order of kinds. */
@@ -97,11 +95,11 @@ function SkullMeter({ skulls, limit }) {
 function Situation({ turn, who, mine }) {
   const notes = [];
   const card = turn.card;
-  const skullLimit = turn.shipwreck || turn.zombie_attack || turn.skull_island ? null : 3;
+  const skullLimit = turn.rules.skull_limit;
   if (turn.phase === 'skull_island') {
     notes.push(html`<p class="knote knote-island" key="island"><strong>Skull Island!</strong>${' '}
       ${mine ? 'Roll any dice: each roll must add a skull, or the turn ends.' : `${who} rolls on while each roll adds a skull.`}
-      ${' '}Every opponent loses ${turn.card.id === 'pirate' ? 200 : 100} per skull.</p>`);
+      ${' '}Every opponent loses ${turn.rules.opponents_lose_per_skull} per skull.</p>`);
   }
   if (turn.phase === 'guardian_rescue') {
     notes.push(html`<p class="knote knote-danger" key="rescue"><strong>Third skull!</strong>${' '}
@@ -120,7 +118,7 @@ function Situation({ turn, who, mine }) {
   }
   if (turn.peace) {
     notes.push(html`<p class=${`knote${turn.peace.sabers ? ' knote-danger' : ' knote-ok'}`} key="peace">Peace:${' '}
-      ${turn.peace.sabers ? `${plural(turn.peace.sabers, 'saber')} showing: each costs 500 when the turn ends.`
+      ${turn.peace.sabers ? `${plural(turn.peace.sabers, 'saber')} showing: each costs ${turn.rules.peace_loss_per_saber} when the turn ends.`
         : 'no saber showing: the score is doubled.'}</p>`);
   }
   if (turn.zombie_attack) {
@@ -130,10 +128,10 @@ function Situation({ turn, who, mine }) {
   }
   if (turn.shipwreck) {
     notes.push(html`<p class="knote" key="ship">Shipwreck: ${plural(turn.shipwreck.rolls_left, 'roll')} left; only diamonds
-      and gold coins score, 200 each.</p>`);
+      and gold coins score, ${turn.rules.shipwreck_points_each} each.</p>`);
   }
   return html`<div class="ksituation">
-    <div class="kskulls"><span>Skulls</span> <${SkullMeter} skulls=${turn.skulls} limit=${skullLimit || 3} />
+    <div class="kskulls"><span>Skulls</span> <${SkullMeter} skulls=${turn.skulls} limit=${skullLimit || 0} />
       <strong>${turn.skulls.total}${skullLimit ? ` of ${skullLimit}` : ''}</strong></div>
     ${notes}
   </div>`;
@@ -182,7 +180,9 @@ function DiceArea({ turn, legal, mine, act, busy }) {
     const skulls = chosen.filter((d) => turn.dice[d].face === 'skull');
     if (skulls.length > 1) why = 'The Guardian rerolls one skull only.';
     else if (turn.phase === 'guardian_rescue' && !skulls.length) why = 'With three skulls, only a reroll that includes one skull keeps you in the turn.';
-    else if (chosen.length < 2 && !turn.skull_island && !skulls.length) why = 'Choose at least two dice: a single die is never rerolled alone.';
+    else if (chosen.length < turn.rules.fewest_to_reroll && !skulls.length) {
+      why = `Choose at least ${plural(turn.rules.fewest_to_reroll, 'die', 'dice')}: a single die is never rerolled alone.`;
+    }
     else why = 'Those dice cannot be rolled together.';
   }
 
@@ -244,7 +244,7 @@ function DiceArea({ turn, legal, mine, act, busy }) {
       ${!first && !single && rolls.length > 0 && !chosen.length && html`<p class="khelp">${turn.skull_island
         ? 'Tap the dice to roll (any number): the roll must add a skull.'
         : turn.phase === 'guardian_rescue' ? 'Tap one skull (and any other dice) to reroll it with the Guardian.'
-        : `Tap the dice to reroll (two or more; skulls stay${turn.guardian?.available ? ', except one with the Guardian' : ''}).`}</p>`}
+        : `Tap the dice to reroll (${turn.rules.fewest_to_reroll} or more; skulls stay${turn.guardian?.available ? ', except one with the Guardian' : ''}).`}</p>`}
     </div>`}
   </div>`;
 }
@@ -255,10 +255,10 @@ function Scoreboard({ view, name, me, over }) {
   const end = view.end;
   const acting = over ? null : view.turn?.seat;
   return html`<section class="kboard" aria-labelledby="kboard-title">
-    <h2 id="kboard-title">Scores <span class="muted">· first to ${number(TARGET)}</span></h2>
+    <h2 id="kboard-title">Scores <span class="muted">· first to ${number(view.target)}</span></h2>
     <ul class="kboard-list">
       ${view.scoreboard.map((row) => {
-        const share = Math.max(0, Math.min(100, (100 * row.score) / TARGET));
+        const share = Math.max(0, Math.min(100, (100 * row.score) / view.target));
         const last = end.last_turns.includes(row.seat);
         return html`<li key=${row.seat} class=${`kboard-row${row.seat === me ? ' mine' : ''}${row.seat === acting ? ' acting' : ''}`}>
           <span class="kboard-name">${row.seat === acting && html`<span class="turn-mark" aria-hidden="true">▶ </span>`}${name(row.seat)}
@@ -273,8 +273,8 @@ function Scoreboard({ view, name, me, over }) {
       ${number(view.scores[end.leader])}. ${end.last_turns.length
         ? `Last turns: ${listNames(end.last_turns.map(name))}.` : ''}
       ${end.leader_extra_turn ? ` ${name(end.leader)} was passed and takes one more turn.` : ''}</p>`}
-    ${end.overtime && !over && html`<p class="knote knote-final">Nobody held ${number(TARGET)} after the last turns: the next
-      player to end a turn at ${number(TARGET)} or more wins at once.</p>`}
+    ${end.overtime && !over && html`<p class="knote knote-final">Nobody held ${number(view.target)} after the last turns: the next
+      player to end a turn at ${number(view.target)} or more wins at once.</p>`}
     ${over && end.reason === 'pirate_magic' && html`<p class="knote knote-final">${name(end.winner)} won at once with Pirate magic.</p>`}
     <p class="muted kdeck">Deck: ${plural(view.deck.size, 'card')} left${view.deck.published_deck ? ' (the published 35-card deck)' : ''}.</p>
   </section>`;
@@ -363,7 +363,7 @@ function describe(event, { name, me }) {
     case 'leader_extra_turn':
       return `${name(event.leader)} was passed and takes one more turn.`;
     case 'play_goes_on':
-      return `Nobody holds ${number(TARGET)} after the last turns: play goes on, and the next to end a turn at ${number(TARGET)} wins.`;
+      return `Nobody holds ${number(event.target)} after the last turns: play goes on, and the next to end a turn at ${number(event.target)} wins.`;
     default:
       return null;
   }

@@ -101,7 +101,7 @@ function twistOutlook(view, me, die, name) {
   const other = die === 'a' ? view.center_dice.b : view.center_dice.a;
   const parts = [];
   for (const p of view.players.filter((q) => q.status === 'live')) {
-    const rolls = [1, 2, 3, 4, 5, 6].filter((r) => other + r + 10 < p.total).length;
+    const rolls = [1, 2, 3, 4, 5, 6].filter((r) => other + r + view.target_base < p.total).length;
     if (rolls) parts.push(`${p.seat === me ? 'you' : name(p.seat)} on ${rolls} of 6 rolls`);
   }
   return parts.length ? `Twist ${die.toUpperCase()} busts ${listNames(parts)}.` : null;
@@ -111,12 +111,12 @@ function twistOutlook(view, me, die, name) {
 
 function TargetBox({ view }) {
   const { a, b } = view.center_dice;
-  return html`<div class="stakes-target" role="group" aria-label=${`Target ${view.target}: die A ${a} plus die B ${b} plus 10`}>
+  return html`<div class="stakes-target" role="group" aria-label=${`Target ${view.target}: die A ${a} plus die B ${b} plus ${view.target_base}`}>
     <div class="target-dice" aria-hidden="true">
       <span class="center-die"><${PipDie} value=${a} size="lg" /><span class="die-tag">A</span></span>
       <span class="op">+</span>
       <span class="center-die"><${PipDie} value=${b} size="lg" /><span class="die-tag">B</span></span>
-      <span class="op">+ 10 =</span>
+      <span class="op">+ ${view.target_base} =</span>
     </div>
     <div class="target-num"><span class="target-label">Target</span><strong>${view.target}</strong></div>
   </div>`;
