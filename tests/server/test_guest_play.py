@@ -7,13 +7,17 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from app.accounts.models import AuthSession, User
+from app.client import ClientError, TablestakesClient
 from app.core.security import SESSION_COOKIE
 from app.ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction
+from app.runtime import open_runtime
 from app.tables.models import GameRecord, GameRecordPlayer
-from tests.support.harness import PASSWORD, Harness, open_harness
+from tests.support.harness import PASSWORD, Harness, open_harness, wipe
+from tests.support.live import live_server
 
 
 def error_code(response) -> str:
@@ -167,3 +171,21 @@ async def test_guests_older_than_the_ttl_are_deleted_and_signed_up_ones_stay(har
     assert (await old.get("/api/me")).status_code == 401
     assert await online.remove_stale_guests() == 0
     assert await ledger_consistent(harness)
+
+
+async def test_the_socket_refuses_a_guest_s_queue_until_it_signs_up(settings, backend):
+    if backend == "services":
+        async with open_runtime(settings) as runtime:
+            await wipe(runtime)
+    async with live_server(settings) as server:
+        async with TablestakesClient(server.url) as guest:
+            guest.user = await guest.post("/api/auth/guest")
+            await guest.connect()
+            with pytest.raises(ClientError) as refused:
+                await guest.request({"type": "queue", "game": "pika", "seats": 2, "mode": "online"})
+            assert refused.value.code == "guest_account"
+            # The same socket, signed up meanwhile: the queue opens (the server looks the account up again).
+            await guest.post("/api/auth/upgrade", {"username": "Late_joiner", "password": PASSWORD})
+            ack = await guest.request({"type": "queue", "game": "pika", "seats": 2, "mode": "online"})
+            assert ack["matchmaking"]["event"] in ("waiting", "matched"), ack
+            await guest.request({"type": "unqueue"})
