@@ -347,8 +347,10 @@ class AccountService:
     # --- reading -------------------------------------------------------------------------------------------
 
     async def user_by_username(self, session: AsyncSession, username: str) -> User:
+        """The account by this name, for friends, invitations and operators: a guest is nobody to them (it cannot
+        be befriended, invited or paid), so its name is unknown here."""
         user = await repo.user_by_key(session, username_key(username))
-        if user is None:
+        if user is None or user.guest:
             raise UnknownUser(details={"username": username})
         return user
 

@@ -82,6 +82,14 @@ async def test_a_guest_is_refused_online_staked_shop_friends_and_rooms(harness: 
     for response in await asyncio.gather(*refused):
         assert response.status_code == 403, (response.request.url, response.text)
         assert error_code(response) == "guest_account"
+    # Nor can anyone befriend or invite a guest: to them its name is nobody's.
+    ada = await harness.user("ada_host")
+    guest_name = (await guest.get("/api/me")).json()["username"]
+    befriend = await ada.post("/api/friends/requests", json={"username": guest_name})
+    assert befriend.status_code == 404 and error_code(befriend) == "unknown_user"
+    room = (await ada.post("/api/rooms", json={"game": "pika", "seats": 2})).json()
+    invite = await ada.post(f"/api/rooms/{room['id']}/invitations", json={"username": guest_name})
+    assert invite.status_code == 404 and error_code(invite) == "unknown_user"
     # The league's standings are public, so a guest may read them (it earns no points: it cannot queue).
     assert (await guest.get("/api/league/pika")).status_code == 200
 
