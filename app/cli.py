@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     close_week.add_argument("--week", metavar="YYYY-MM-DD",
                             help="any day of the week to close (default: the last week that has ended)")
 
+    guests = commands.add_parser("guests", help="guest accounts (operator)")
+    guest_actions = guests.add_subparsers(dest="guests_action", metavar="ACTION", required=True)
+    guest_actions.add_parser("clean-up", help="delete guests older than GUEST_TTL_DAYS that never signed up")
+
     from app.games import simulate
 
     simulate.add_arguments(commands.add_parser("simulate", help="play bots against each other in-process"))
@@ -79,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app import commands
 
         return commands.league_close_week(args.games, args.week)
+    if command == "guests":
+        from app import commands
+
+        return commands.remove_stale_guests()
     if command == "simulate":
         from app.games import simulate
 

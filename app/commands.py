@@ -271,3 +271,25 @@ async def _league_close_week(settings: Settings, games: list[str], day: date | N
                                  for p in result.prizes)
                 print(f"{where}: closed; paid {paid}")
     return 0
+
+
+def remove_stale_guests() -> int:
+    """Delete guests older than GUEST_TTL_DAYS that never signed up (the online housekeeping does it every
+    LEAGUE_CHECK_SECONDS too; this is for an operator, or a cron job on a node that does not serve)."""
+    removed = asyncio.run(_remove_stale_guests(Settings()))
+    print(f"removed {removed} guest accounts")
+    return 0
+
+
+async def _remove_stale_guests(settings: Settings) -> int:
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    removed = 0
+    async with open_runtime(settings) as runtime:
+        while True:  # in batches, each its own transaction
+            async with runtime.transaction() as session:
+                batch = await runtime.accounts.remove_stale_guests(session)
+            removed += batch
+            if batch == 0:
+                return removed

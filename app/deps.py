@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.service import Authenticated
+from app.accounts.service import Authenticated, GuestAccount
 from app.core.security import SESSION_COOKIE
 from app.runtime import Runtime
 
@@ -61,6 +61,26 @@ async def get_current_user_briefly(request: Request, runtime: RuntimeDep) -> Aut
 
 
 BrieflyAuthenticated = Annotated[Authenticated, Depends(get_current_user_briefly)]
+
+
+def full_account(auth: Authenticated) -> Authenticated:
+    """The current user, unless it is a guest: guests play vs bots only (403 guest_account)."""
+    if auth.user.guest:
+        raise GuestAccount()
+    return auth
+
+
+async def get_full_account(auth: CurrentUser) -> Authenticated:
+    return full_account(auth)
+
+
+async def get_full_account_briefly(auth: BrieflyAuthenticated) -> Authenticated:
+    return full_account(auth)
+
+
+# For everything but vs-bots play: friends, rooms and invitations, matchmaking (online and staked), the shop.
+FullAccount = Annotated[Authenticated, Depends(get_full_account)]
+BrieflyFullAccount = Annotated[Authenticated, Depends(get_full_account_briefly)]
 
 
 def get_client_address(request: Request) -> str | None:

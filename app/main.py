@@ -14,7 +14,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.accounts.endpoints import router as accounts_router
 from app.config import Settings
-from app.deps import get_current_user, get_current_user_briefly
+from app.deps import get_current_user, get_current_user_briefly, get_full_account, get_full_account_briefly
 from app.core.clock import Clock
 from app.core.errors import install_error_handlers
 from app.core.openapi import install_openapi
@@ -59,7 +59,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     install_routes(app)  # tables, rooms, invitations, games and the /ws socket
 
     _mount_client(app, settings)
-    install_openapi(app, session_dependencies=[get_current_user, get_current_user_briefly])
+    install_openapi(app, session_dependencies=[get_current_user, get_current_user_briefly],
+                    full_account_dependencies=[get_full_account, get_full_account_briefly])
     return app
 
 

@@ -9,11 +9,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.levels import xp_for_level
 from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
-from app.accounts.service import InvalidCredentials, Profile, UsernameTaken
+from app.accounts.service import InvalidCredentials, NotAGuest, Profile, UsernameTaken
 from app.core.errors import TooManyRequests
 from app.core.openapi import errors
 from app.core.security import SESSION_COOKIE
-from app.deps import ClientAddress, CurrentUser, DbSession, RuntimeDep
+from app.deps import BrieflyAuthenticated, ClientAddress, CurrentUser, DbSession, RuntimeDep
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -25,6 +25,29 @@ async def register(body: RegisterIn, request: Request, response: Response, sessi
                    runtime: RuntimeDep, address: ClientAddress) -> MeOut:
     user, token = await runtime.accounts.register(session, body.username, body.password, address)
     _set_session_cookie(response, request, runtime, token)
+    return _me(await runtime.accounts.profile(session, user), runtime)
+
+
+@router.post("/auth/guest", status_code=status.HTTP_201_CREATED, response_model=MeOut,
+             responses=errors(TooManyRequests))
+async def play_as_guest(request: Request, response: Response, session: DbSession, runtime: RuntimeDep,
+                        address: ClientAddress) -> MeOut:
+    """A guest account, logged in: vs-bots play at once, no coins, nothing else until it signs up. Counted
+    against the sign-up limits; deleted GUEST_TTL_DAYS later unless it signs up."""
+    user, token = await runtime.accounts.create_guest(session, address)
+    _set_session_cookie(response, request, runtime, token, days=runtime.settings.guest_ttl_days)
+    return _me(await runtime.accounts.profile(session, user), runtime)
+
+
+@router.post("/auth/upgrade", response_model=MeOut, responses=errors(UsernameTaken, NotAGuest))
+async def sign_up_guest(body: RegisterIn, request: Request, response: Response, auth: BrieflyAuthenticated,
+                        session: DbSession, runtime: RuntimeDep, address: ClientAddress) -> MeOut:
+    """Sign up from a guest session: the same account gets this name and password and the welcome coins, and
+    keeps its game history. The session cookie stays and now lasts as long as any account's."""
+    user = await runtime.accounts.upgrade(session, auth, body.username, body.password, address)
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        _set_session_cookie(response, request, runtime, token)
     return _me(await runtime.accounts.profile(session, user), runtime)
 
 
@@ -69,11 +92,13 @@ def _me(profile: Profile, runtime: Runtime, active: list[dict[str, Any]] | None 
     step = runtime.settings.level_xp_step
     return MeOut(id=profile.id, username=profile.username, coins=profile.coins, xp=profile.xp, level=profile.level,
                  level_xp=xp_for_level(profile.level, step), next_level_xp=xp_for_level(profile.level + 1, step),
-                 active=active or [])
+                 active=active or [], guest=profile.guest)
 
 
-def _set_session_cookie(response: Response, request: Request, runtime: Runtime, token: str) -> None:
-    response.set_cookie(SESSION_COOKIE, token, max_age=runtime.settings.session_days * 86400, path="/",
+def _set_session_cookie(response: Response, request: Request, runtime: Runtime, token: str,
+                        days: int | None = None) -> None:
+    days = runtime.settings.session_days if days is None else days
+    response.set_cookie(SESSION_COOKIE, token, max_age=days * 86400, path="/",
                         httponly=True, samesite="lax", secure=request.url.scheme == "https")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base, BigId, UTCDateTime
@@ -12,13 +12,17 @@ from app.core.db import Base, BigId, UTCDateTime
 
 class User(Base):
     __tablename__ = "users"
+    __table_args__ = (Index("ix_users_guest_created_at", "guest", "created_at"),)  # the guest clean-up's lookup
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     username: Mapped[str] = mapped_column(String(20))  # as typed at registration, for display
     username_key: Mapped[str] = mapped_column(String(20), unique=True)  # lowercase: names compare case-insensitively
-    password_hash: Mapped[str] = mapped_column(String(255))
+    password_hash: Mapped[str] = mapped_column(String(255))  # "" for a guest: no password logs in to it
     xp: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # A guest plays vs bots only, with no coins, until it signs up (the same row becomes a full account) or the
+    # clean-up removes it GUEST_TTL_DAYS after it was made.
+    guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class AuthSession(Base):

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import AuthSession, User
+from app.ledger.models import LedgerAccount, LedgerEntry
+from app.tables.models import TableSeat
 
 
 async def user_by_id(session: AsyncSession, user_id: int) -> User | None:
@@ -26,8 +28,9 @@ async def users_by_ids(session: AsyncSession, user_ids: Sequence[int]) -> dict[i
     return {user.id: user for user in result.scalars()}
 
 
-async def add_user(session: AsyncSession, *, username: str, key: str, password_hash: str, now: datetime) -> User:
-    user = User(username=username, username_key=key, password_hash=password_hash, xp=0, created_at=now)
+async def add_user(session: AsyncSession, *, username: str, key: str, password_hash: str, now: datetime,
+                   guest: bool = False) -> User:
+    user = User(username=username, username_key=key, password_hash=password_hash, xp=0, created_at=now, guest=guest)
     session.add(user)
     await session.flush()
     return user
@@ -35,6 +38,32 @@ async def add_user(session: AsyncSession, *, username: str, key: str, password_h
 
 async def set_password_hash(session: AsyncSession, user_id: int, password_hash: str) -> None:
     await session.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+
+
+async def sign_up_guest(session: AsyncSession, user_id: int, *, username: str, key: str, password_hash: str) -> bool:
+    """The guest becomes a full account; False when it no longer is a guest (another sign-up won)."""
+    result = await session.execute(update(User).where(User.id == user_id, User.guest.is_(True))
+                                   .values(username=username, username_key=key, password_hash=password_hash,
+                                           guest=False))
+    return bool(result.rowcount)
+
+
+async def delete_stale_guests(session: AsyncSession, cutoff: datetime, limit: int) -> int:
+    """Deletes up to `limit` guests made before `cutoff`: not seated at a live table, wallet without entries."""
+    wallet_used = exists().where(LedgerAccount.user_id == User.id, LedgerEntry.account_id == LedgerAccount.id)
+    seated = exists().where(TableSeat.user_id == User.id)
+    ids = list(await session.scalars(select(User.id).where(User.guest.is_(True), User.created_at < cutoff,
+                                                          ~wallet_used, ~seated).order_by(User.id).limit(limit)))
+    if not ids:
+        return 0
+    await session.execute(delete(LedgerAccount).where(LedgerAccount.user_id.in_(ids), LedgerAccount.balance == 0))
+    # Sessions, past-game entries, rooms, boosts and friendships go with the user (ON DELETE CASCADE).
+    result = await session.execute(delete(User).where(User.id.in_(ids), User.guest.is_(True)))
+    return int(result.rowcount or 0)
+
+
+async def extend_session(session: AsyncSession, session_id: int, expires_at: datetime) -> None:
+    await session.execute(update(AuthSession).where(AuthSession.id == session_id).values(expires_at=expires_at))
 
 
 async def add_session(session: AsyncSession, *, user_id: int, token_hash: str, now: datetime,

@@ -76,6 +76,7 @@ class MeOut(BaseModel):
     level_xp: int  # the XP at which the current level began (the client's XP bar starts here)
     next_level_xp: int  # the XP that reaches the next level
     active: list[RunningItem] = []  # the shop's items running now (the header shows them)
+    guest: bool = False  # a guest plays vs bots only, with no coins, until it signs up (POST /api/auth/upgrade)
 
 
 class LogoutAllOut(BaseModel):

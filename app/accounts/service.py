@@ -5,6 +5,13 @@ Sessions are opaque random tokens; only their SHA-256 is stored, so a database l
 Password hashing (argon2id, ~30 ms) always runs in a worker thread and never while a database transaction is open:
 on SQLite every transaction holds the write lock (BEGIN IMMEDIATE), so a hash inside one would stall every writer.
 
+Guests ("Play now" on the front page): a user row flagged `guest`, named Guest-<digits>, with no password (nobody can
+log in to it: only its session cookie reaches it), a wallet that stays at 0 and vs-bots play only (`GuestAccount`
+refuses the rest, app/deps.py `FullAccount`). Each guest counts as a sign-up against the limits below. `upgrade`
+turns the same row into a full account (name, password, welcome coins once, key `welcome:<id>`), so its game history
+stays; `remove_stale_guests` deletes guests older than GUEST_TTL_DAYS (the online housekeeping loop calls it, and
+`tablestakes guests clean-up` does by hand).
+
 Limits (Redis fixed windows, counted by client address: app/core/ratelimit.py `address_key`):
 - Sign-ups, each of which mints START_BALANCE coins: SIGNUP_RATE_PER_ADDRESS per address and SIGNUP_RATE_OVERALL for
   the whole site per SIGNUP_RATE_WINDOW_SECONDS. A sign-up that fails (a taken name) gives its slot back.
@@ -18,6 +25,7 @@ Limits (Redis fixed windows, counted by client address: app/core/ratelimit.py `a
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -31,7 +39,7 @@ from app.accounts.models import User
 from app.accounts.schemas import check_password, check_username, username_key
 from app.config import Settings
 from app.core.clock import Clock
-from app.core.errors import AppError, Conflict, NotFound, TooManyRequests, Unauthorized
+from app.core.errors import AppError, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized
 from app.core.ratelimit import RateLimiter, address_key
 from app.core.security import PasswordHashing, hash_session_token, new_session_token
 from app.ledger.service import LedgerService
@@ -67,6 +75,23 @@ class UnknownUser(NotFound):
     message = "No user has that name."
 
 
+class GuestAccount(Forbidden):
+    code = "guest_account"
+    message = "Guests play against bots only; sign up to play online, with friends, for coins or in the league."
+
+
+class NotAGuest(Conflict):
+    code = "not_a_guest"
+    message = "This account has already signed up."
+
+
+GUEST_NAME_PREFIX = "Guest-"
+
+
+def guest_name(digits: int) -> str:
+    return f"{GUEST_NAME_PREFIX}{secrets.randbelow(9 * 10 ** (digits - 1)) + 10 ** (digits - 1)}"
+
+
 class InvalidAccountInput(AppError):
     status = 422
     code = "validation_error"
@@ -89,6 +114,7 @@ class Profile:
     coins: int
     xp: int
     level: int
+    guest: bool = False
 
 
 class AccountService:
@@ -159,6 +185,79 @@ class AccountService:
                                      reason="welcome")
         return user
 
+    # --- guests ---------------------------------------------------------------------------------------------
+
+    async def create_guest(self, session: AsyncSession, client_address: str | None = None) -> tuple[User, str]:
+        """A guest user (no password, an empty wallet), logged in for GUEST_TTL_DAYS: returns it and a session
+        token. Counted as a sign-up: a guest costs no coins, but rows and sessions are not free either."""
+        counted = await self._count_signup(client_address)
+        try:
+            user = await self._add_guest(session)
+            await self.ledger.open_wallet(session, user.id)  # no welcome coins: a guest moves no coins
+        except BaseException:
+            for name in counted:
+                await self.limiter.undo(name)
+            raise
+        return user, await self.start_session(session, user.id, days=self.settings.guest_ttl_days)
+
+    async def _add_guest(self, session: AsyncSession) -> User:
+        # Four digits while they are plenty; a taken name (a guest's or a person's) draws again, longer each time.
+        for digits in (4, 4, 5, 6, 7, 8, 9, 10):
+            name = guest_name(digits)
+            if await repo.user_by_key(session, username_key(name)) is not None:
+                continue
+            try:
+                async with session.begin_nested():
+                    return await repo.add_user(session, username=name, key=username_key(name), password_hash="",
+                                               now=self.clock.now(), guest=True)
+            except IntegrityError:
+                continue  # lost a race for the same name
+        raise Conflict("No guest name was free; try again.", code="guest_name_taken")
+
+    async def upgrade(self, session: AsyncSession, auth: Authenticated, username: str, password: str,
+                      client_address: str | None = None) -> User:
+        """The guest behind `auth` becomes a full account with this name and password, keeping its id (so its game
+        history) and getting the welcome coins, exactly once (the ledger key `welcome:<id>`, as at sign-up). The
+        guest was counted as a sign-up when it was made, so this is not counted again."""
+        try:
+            check_username(username)
+            check_password(password)
+        except ValueError as error:
+            raise InvalidAccountInput(str(error)) from None
+        if not auth.user.guest:
+            raise NotAGuest()
+        password_hash = await self.passwords.hash(password)  # before any transaction opens
+        key = username_key(username)
+        if await repo.user_by_key(session, key) is not None:
+            raise UsernameTaken(details={"username": username})
+        try:
+            async with session.begin_nested():
+                # Conditional on still being a guest: of two sign-ups at once, one wins and the other is told.
+                if not await repo.sign_up_guest(session, auth.user.id, username=username, key=key,
+                                                password_hash=password_hash):
+                    raise NotAGuest()
+        except IntegrityError:
+            raise UsernameTaken(details={"username": username}) from None
+        if self.settings.start_balance > 0:
+            wallet = await self.ledger.wallet_id(session, auth.user.id)
+            await self.ledger.credit(session, wallet, self.settings.start_balance, key=f"welcome:{auth.user.id}",
+                                     reason="welcome")
+        # The guest session ends with the guest's time; the account's lasts as long as any other.
+        await repo.extend_session(session, auth.session_id,
+                                  self.clock.now() + timedelta(days=self.settings.session_days))
+        user = await repo.user_by_id(session, auth.user.id)
+        assert user is not None
+        await session.refresh(user)
+        await self._remember_address(user, client_address)
+        return user
+
+    async def remove_stale_guests(self, session: AsyncSession, limit: int = 500) -> int:
+        """Deletes guests made more than GUEST_TTL_DAYS ago that never signed up, with their sessions, empty
+        wallets and rows that cascade (past-game entries; a finished game's record keeps its seats for replay).
+        A guest seated at a live table, or whose wallet has entries (none should), is left for a later run."""
+        cutoff = self.clock.now() - timedelta(days=self.settings.guest_ttl_days)
+        return await repo.delete_stale_guests(session, cutoff, limit)
+
     # --- logging in and out --------------------------------------------------------------------------------
 
     async def login(self, session: AsyncSession, username: str, password: str, client_address: str | None
@@ -187,9 +286,10 @@ class AccountService:
 
         async with self.reader() as lookup:  # a short read, closed before the slow verify
             user = await repo.user_by_key(lookup, key)
-            stored_hash = user.password_hash if user is not None else None
-        matches = await self.passwords.verify(stored_hash, password)  # verifies a decoy when the name is unknown
-        if user is None or not matches:
+            stored_hash = user.password_hash if user is not None and not user.guest else None
+        # Verifies a decoy when the name is unknown or a guest's (a guest has no password: only its cookie gets in).
+        matches = await self.passwords.verify(stored_hash, password)
+        if user is None or user.guest or not matches:
             raise InvalidCredentials()  # the attempt stays counted: a failure
         await self.limiter.reset(by_pair)
         await self.limiter.undo(by_address)
@@ -204,11 +304,11 @@ class AccountService:
         await self.limiter.remember(_known_address(user.username_key, address_key(client_address)),
                                     self.settings.login_known_address_days * 86400)
 
-    async def start_session(self, session: AsyncSession, user_id: int) -> str:
+    async def start_session(self, session: AsyncSession, user_id: int, *, days: int | None = None) -> str:
         token = new_session_token()
         now = self.clock.now()
         await repo.add_session(session, user_id=user_id, token_hash=hash_session_token(token), now=now,
-                               expires_at=now + timedelta(days=self.settings.session_days))
+                               expires_at=now + timedelta(days=self.settings.session_days if days is None else days))
         return token
 
     async def authenticate(self, session: AsyncSession, token: str | None) -> Authenticated:
@@ -247,11 +347,14 @@ class AccountService:
     # --- reading -------------------------------------------------------------------------------------------
 
     async def user_by_username(self, session: AsyncSession, username: str) -> User:
+        """The account by this name, for friends, invitations and operators: a guest is nobody to them (it cannot
+        be befriended, invited or paid), so its name is unknown here."""
         user = await repo.user_by_key(session, username_key(username))
-        if user is None:
+        if user is None or user.guest:
             raise UnknownUser(details={"username": username})
         return user
 
     async def profile(self, session: AsyncSession, user: User) -> Profile:
         coins = await self.ledger.balance(session, await self.ledger.wallet_id(session, user.id))
-        return Profile(user.id, user.username, coins, user.xp, level_for_xp(user.xp, self.settings.level_xp_step))
+        return Profile(user.id, user.username, coins, user.xp, level_for_xp(user.xp, self.settings.level_xp_step),
+                       user.guest)

@@ -90,9 +90,12 @@ def _validates(dependant: Dependant) -> bool:
         _validates(sub) for sub in dependant.dependencies)
 
 
-def install_openapi(app: FastAPI, *, session_dependencies: Iterable[Any]) -> None:
-    """Replace app.openapi with one that documents the edge's errors on every route."""
+def install_openapi(app: FastAPI, *, session_dependencies: Iterable[Any],
+                    full_account_dependencies: Iterable[Any] = ()) -> None:
+    """Replace app.openapi with one that documents the edge's errors on every route (and 403 guest_account on
+    the routes a guest may not use)."""
     authenticated = set(session_dependencies)
+    full_accounts = set(full_account_dependencies)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is not None:
@@ -112,14 +115,15 @@ def install_openapi(app: FastAPI, *, session_dependencies: Iterable[Any]) -> Non
             for method in context.methods or ():
                 operation = schema["paths"].get(context.path_format, {}).get(method.lower())
                 if operation is not None:
-                    _document_edge_errors(operation, route, method, authenticated)
+                    _document_edge_errors(operation, route, method, authenticated, full_accounts)
         app.openapi_schema = schema
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def _document_edge_errors(operation: dict[str, Any], route: APIRoute, method: str, authenticated: set[Any]) -> None:
+def _document_edge_errors(operation: dict[str, Any], route: APIRoute, method: str, authenticated: set[Any],
+                          full_accounts: set[Any] = frozenset()) -> None:
     responses: dict[str, Any] = operation.setdefault("responses", {})
     own_422 = _codes_of(responses.get("422", {})) if "HTTPValidationError" not in str(responses.get("422")) else []
     responses.pop("422", None)
@@ -129,6 +133,8 @@ def _document_edge_errors(operation: dict[str, Any], route: APIRoute, method: st
         edge[413] = ["body_too_large"]
     if method in ("POST", "PUT", "PATCH", "DELETE"):
         edge[403] = ["origin_not_allowed"]
+    if full_accounts and _uses(route.dependant, full_accounts):
+        edge[403] = [*edge.get(403, []), "guest_account"]
     if _uses(route.dependant, authenticated):
         edge[401] = list(SESSION_ERRORS)
     for status, codes in edge.items():

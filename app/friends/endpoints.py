@@ -13,7 +13,7 @@ from app.core.params import Username
 from app.friends.service import (AlreadyFriends, Blocked, CannotBefriendYourself, CannotBlockYourself, NoSuchRequest,
                                  NotBlocked, NotFriends, RequestAlreadySent, YouBlockedThem)
 
-from app.deps import CurrentUser, DbSession, RuntimeDep
+from app.deps import DbSession, FullAccount, RuntimeDep
 from app.friends.schemas import FriendListsOut, PersonOut, RequestSentOut, UnseenOut, UsernameIn
 from app.friends.service import Person
 
@@ -32,7 +32,7 @@ async def _tell(request: Request, user_id: int, event: FriendEvent, username: st
 
 
 @router.get("", response_model=FriendListsOut)
-async def lists(request: Request, auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> FriendListsOut:
+async def lists(request: Request, auth: FullAccount, session: DbSession, runtime: RuntimeDep) -> FriendListsOut:
     found = await runtime.friends.lists(session, auth.user)
     online = await request.app.state.realtime.hub.online(p.id for p in found.friends)
 
@@ -45,13 +45,13 @@ async def lists(request: Request, auth: CurrentUser, session: DbSession, runtime
 
 
 @router.get("/unseen", response_model=UnseenOut)
-async def unseen(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> UnseenOut:
+async def unseen(auth: FullAccount, session: DbSession, runtime: RuntimeDep) -> UnseenOut:
     """The Friends badge: requests to me I have not seen yet (until I open Friends)."""
     return UnseenOut(requests=await runtime.friends.unseen_requests(session, auth.user))
 
 
 @router.post("/seen", status_code=NO_CONTENT)
-async def seen(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> Response:
+async def seen(auth: FullAccount, session: DbSession, runtime: RuntimeDep) -> Response:
     """I opened Friends: the requests waiting for me are seen (they still wait for an answer)."""
     await runtime.friends.mark_requests_seen(session, auth.user)
     return Response(status_code=NO_CONTENT)
@@ -60,7 +60,7 @@ async def seen(auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> Re
 @router.post("/requests", response_model=RequestSentOut, status_code=status.HTTP_201_CREATED,
              responses=errors(UnknownUser, CannotBefriendYourself, Blocked, YouBlockedThem, AlreadyFriends,
                               RequestAlreadySent))
-async def send_request(body: UsernameIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def send_request(body: UsernameIn, request: Request, background: BackgroundTasks, auth: FullAccount,
                        session: DbSession, runtime: RuntimeDep) -> RequestSentOut:
     sent, other = await runtime.friends.send_request(session, auth.user, body.username)
     # After the commit (background tasks run once the response is sent), so what they read then agrees.
@@ -70,7 +70,7 @@ async def send_request(body: UsernameIn, request: Request, background: Backgroun
 
 
 @router.post("/requests/{username}/accept", status_code=NO_CONTENT, responses=errors(UnknownUser, NoSuchRequest))
-async def accept(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+async def accept(request: Request, background: BackgroundTasks, auth: FullAccount, session: DbSession,
                  runtime: RuntimeDep, username: Username) -> Response:
     other = await runtime.friends.accept(session, auth.user, username)
     background.add_task(_tell, request, other.id, "accepted", auth.user.username)
@@ -78,7 +78,7 @@ async def accept(request: Request, background: BackgroundTasks, auth: CurrentUse
 
 
 @router.post("/requests/{username}/decline", status_code=NO_CONTENT, responses=errors(UnknownUser, NoSuchRequest))
-async def decline(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+async def decline(request: Request, background: BackgroundTasks, auth: FullAccount, session: DbSession,
                   runtime: RuntimeDep, username: Username) -> Response:
     other = await runtime.friends.decline(session, auth.user, username)
     background.add_task(_tell, request, other.id, "declined", auth.user.username)
@@ -86,7 +86,7 @@ async def decline(request: Request, background: BackgroundTasks, auth: CurrentUs
 
 
 @router.delete("/requests/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, NoSuchRequest))
-async def cancel(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+async def cancel(request: Request, background: BackgroundTasks, auth: FullAccount, session: DbSession,
                  runtime: RuntimeDep, username: Username) -> Response:
     other = await runtime.friends.cancel(session, auth.user, username)
     background.add_task(_tell, request, other.id, "cancelled", auth.user.username)
@@ -94,7 +94,7 @@ async def cancel(request: Request, background: BackgroundTasks, auth: CurrentUse
 
 
 @router.delete("/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, NotFriends))
-async def remove(request: Request, background: BackgroundTasks, auth: CurrentUser, session: DbSession,
+async def remove(request: Request, background: BackgroundTasks, auth: FullAccount, session: DbSession,
                  runtime: RuntimeDep, username: Username) -> Response:
     other = await runtime.friends.remove(session, auth.user, username)
     background.add_task(_tell, request, other.id, "removed", auth.user.username)
@@ -102,12 +102,12 @@ async def remove(request: Request, background: BackgroundTasks, auth: CurrentUse
 
 
 @router.put("/blocks/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, CannotBlockYourself))
-async def block(auth: CurrentUser, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
+async def block(auth: FullAccount, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
     await runtime.friends.block(session, auth.user, username)
     return Response(status_code=NO_CONTENT)
 
 
 @router.delete("/blocks/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, NotBlocked))
-async def unblock(auth: CurrentUser, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
+async def unblock(auth: FullAccount, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
     await runtime.friends.unblock(session, auth.user, username)
     return Response(status_code=NO_CONTENT)

@@ -14,7 +14,7 @@ from app.core.errors import AppError, NotFound
 from app.core.openapi import errors
 from app.core.params import GameName, LeagueDay, PageOffset, ShopItemName
 from app.core.security import SESSION_COOKIE
-from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
+from app.deps import BrieflyFullAccount, DbSession, FullAccount, RuntimeDep
 from app.games.registry import UnknownGame, game_names, get_game
 from app.online.league import week_bounds, week_of
 from app.online.service import OnlinePlay
@@ -56,7 +56,7 @@ def check_league_game(game: str) -> str:
 
 
 @router.get("/matchmaking", responses=errors((404, "unknown_game")))
-async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runtime: RuntimeDep,
+async def matchmaking_status(request: Request, auth: BrieflyFullAccount, runtime: RuntimeDep,
                              game: GameName | None = Query(default=None, description="also say how many people "
                                                            "wait at this game's staked tables")) -> dict[str, Any]:
     """Where I am (idle, waiting at a forming table, playing at a matchmade table) and what I can queue for; with
@@ -82,7 +82,7 @@ async def matchmaking_status(request: Request, auth: BrieflyAuthenticated, runti
 
 
 @router.delete("/matchmaking")
-async def leave_matchmaking(request: Request, auth: BrieflyAuthenticated) -> dict[str, Any]:
+async def leave_matchmaking(request: Request, auth: BrieflyFullAccount) -> dict[str, Any]:
     """Leave the queue, whichever socket queued (a staked seat's stake comes back)."""
     return await online(request).matchmaking.unqueue(auth.user.id)
 
@@ -99,7 +99,7 @@ class PurchaseIn(BaseModel):
 
 
 @router.get("/shop")
-async def shop(request: Request, auth: CurrentUser, session: DbSession, runtime: RuntimeDep) -> dict[str, Any]:
+async def shop(request: Request, auth: FullAccount, session: DbSession, runtime: RuntimeDep) -> dict[str, Any]:
     """What the shop sells, what I have running and my balance."""
     service = online(request).shop
     wallet = await runtime.ledger.wallet_id(session, auth.user.id)
@@ -112,7 +112,7 @@ async def shop(request: Request, auth: CurrentUser, session: DbSession, runtime:
 
 @router.post("/shop/purchases", status_code=status.HTTP_201_CREATED,
              responses=errors(UnknownItem, InsufficientFunds, BoosterActive, IdempotencyKeyReused))
-async def buy(body: PurchaseIn, request: Request, auth: CurrentUser, session: DbSession,
+async def buy(body: PurchaseIn, request: Request, auth: FullAccount, session: DbSession,
               runtime: RuntimeDep) -> dict[str, Any]:
     """Buy the gold booster (starts now, one hour) or the VIP pass (30 days, extended if bought again)."""
     service = online(request).shop

@@ -68,10 +68,19 @@ class OnlinePlay:
         return await self.matchmaking.tick()
 
     async def housekeeping(self) -> list[ClosedWeek]:
-        """Close every league week that is over (paying its prizes once) and refund stranded pots."""
+        """Close every league week that is over (paying its prizes once), refund stranded pots and delete guests
+        older than GUEST_TTL_DAYS that never signed up."""
         closed = await self.close_due_weeks()
         await self.matchmaking.refund_stranded()
+        await self.remove_stale_guests()
         return closed
+
+    async def remove_stale_guests(self) -> int:
+        async with self.runtime.transaction() as session:
+            removed = await self.runtime.accounts.remove_stale_guests(session)
+        if removed:
+            log.info("removed %s guest accounts older than %s days", removed, self.runtime.settings.guest_ttl_days)
+        return removed
 
     async def close_due_weeks(self) -> list[ClosedWeek]:
         async with self.runtime.reader() as session:

@@ -36,10 +36,11 @@ class Connection:
     """One open socket of one user. Messages wait in a bounded queue; a writer task exists only while there is
     something to send, so an idle socket holds no task of its own."""
 
-    def __init__(self, websocket: WebSocket, user_id: int, username: str, session_id: int = 0):
+    def __init__(self, websocket: WebSocket, user_id: int, username: str, session_id: int = 0, guest: bool = False):
         self.id = uuid.uuid4().hex
         self.websocket = websocket
         self.user_id = user_id
+        self.guest = guest  # as it was when the socket opened: a guest that signs up is looked up again
         self.username = username
         self.session_id = session_id
         self.tables: set[str] = set()
@@ -143,7 +144,7 @@ async def _open(websocket: WebSocket, runtime: Any, realtime: Any) -> Connection
     except AppError as error:
         await _refuse(websocket, protocol.CLOSE_UNAUTHORIZED, "unauthorized", error.message)
         return None
-    connection = Connection(websocket, auth.user.id, auth.user.username, auth.session_id)
+    connection = Connection(websocket, auth.user.id, auth.user.username, auth.session_id, auth.user.guest)
     for oldest in await realtime.hub.register(connection, runtime.settings.ws_max_sockets_per_user):
         oldest.deliver(_error(None, "too_many_sockets",
                               f"You have more than {runtime.settings.ws_max_sockets_per_user} live connections "

@@ -12,6 +12,8 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from app.accounts.models import User
+from app.accounts.service import GuestAccount
 from app.core import strict_json
 from app.games.base import IllegalAction
 from app.realtime import protocol
@@ -117,6 +119,8 @@ class Realtime:
                     connection.user_id)
             return {"type": "ack", "table": message.table, "version": version, "events": events}
         if isinstance(message, protocol.Queue) and self.online is not None:
+            if connection.guest and await self._still_a_guest(connection):
+                raise TableError(GuestAccount.code, GuestAccount.message)
             matchmaking = self.online.matchmaking
             queue = matchmaking.queue_for(message.game, message.seats, message.mode, message.stake)
             data = await matchmaking.queue(connection.user_id, queue, connection=connection.id,
@@ -125,6 +129,13 @@ class Realtime:
         if isinstance(message, protocol.Unqueue) and self.online is not None:
             return {"type": "ack", "matchmaking": await self.online.matchmaking.unqueue(connection.user_id)}
         raise TableError("unknown_message", "That message type is not handled.")
+
+    async def _still_a_guest(self, connection: Any) -> bool:
+        """A guest socket may have signed up since it opened (same user, same socket): ask the database."""
+        async with self.online.runtime.reader() as session:
+            user = await session.get(User, connection.user_id)
+        connection.guest = user is not None and user.guest
+        return connection.guest
 
     async def _refuse_unjoined(self, table_id: str, user_id: int) -> None:
         """The error for a move at a table this socket has not joined: no such table, not seated, or not joined."""

@@ -11,7 +11,7 @@ from app.core.params import BotLevel, DatabaseId, GameName, RoomId, SeatCount, S
 from app.accounts.service import UnknownUser
 from app.core.openapi import errors
 from app.rooms.service import InvitationNotFound, NotHost, RoomFull, RoomNotFound, RoomNotOpen
-from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
+from app.deps import BrieflyFullAccount, DbSession, FullAccount, RuntimeDep
 from app.rooms.models import Room
 from app.rooms.service import RoomService, invitation_out, room_out
 from app.tables.endpoints import GAME_SETUP_ERRORS, check_bot_level, check_game, realtime
@@ -64,7 +64,7 @@ async def _notify_user(request: Request, user_id: int, message: dict[str, Any]) 
 
 
 @router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=errors(*GAME_SETUP_ERRORS))
-async def create_room(body: RoomIn, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+async def create_room(body: RoomIn, request: Request, auth: FullAccount, session: DbSession) -> dict[str, Any]:
     options = check_game(body.game, body.seats, body.options)
     service = rooms(request)
     room = await service.create(session, auth.user, body.game, body.seats, options, body.turn_seconds)
@@ -72,13 +72,13 @@ async def create_room(body: RoomIn, request: Request, auth: CurrentUser, session
 
 
 @router.get("/rooms")
-async def my_rooms(request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+async def my_rooms(request: Request, auth: FullAccount, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     return {"rooms": [await _out(service, session, room) for room in await service.mine(session, auth.user)]}
 
 
 @router.get("/rooms/{room_id}", responses=errors(RoomNotFound))
-async def get_room(room_id: RoomId, request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+async def get_room(room_id: RoomId, request: Request, auth: FullAccount, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     return await _out(service, session, await service.get_for(session, room_id, auth.user))
 
@@ -86,7 +86,7 @@ async def get_room(room_id: RoomId, request: Request, auth: CurrentUser, session
 @router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED, responses=errors(
     RoomNotFound, NotHost, RoomNotOpen, UnknownUser, (400, "cannot_invite_yourself"), (409, "already_seated"),
     (403, "blocked"), (409, "already_invited")))
-async def invite(room_id: RoomId, body: InviteIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def invite(room_id: RoomId, body: InviteIn, request: Request, background: BackgroundTasks, auth: FullAccount,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     invitation = await service.invite(session, room_id, auth.user, body.username)
@@ -102,7 +102,7 @@ async def invite(room_id: RoomId, body: InviteIn, request: Request, background: 
 @router.delete("/rooms/{room_id}/invitations/{invitation_id}",
                responses=errors(RoomNotFound, NotHost, RoomNotOpen, InvitationNotFound))
 async def cancel_invitation(room_id: RoomId, invitation_id: DatabaseId, request: Request,
-                            background: BackgroundTasks, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+                            background: BackgroundTasks, auth: FullAccount, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     await service.cancel_invitation(session, room_id, auth.user, invitation_id)
     data = await _out(service, session, await service.get_for(session, room_id, auth.user))
@@ -111,13 +111,13 @@ async def cancel_invitation(room_id: RoomId, invitation_id: DatabaseId, request:
 
 
 @router.get("/invitations")
-async def inbox(request: Request, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+async def inbox(request: Request, auth: FullAccount, session: DbSession) -> dict[str, Any]:
     """My pending invitations to rooms that are still open."""
     return {"invitations": await rooms(request).inbox(session, auth.user)}
 
 
 @router.post("/invitations/{invitation_id}/accept", responses=errors(InvitationNotFound, RoomNotOpen, RoomFull))
-async def accept(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def accept(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: FullAccount,
                  session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.accept(session, auth.user, invitation_id)
@@ -127,7 +127,7 @@ async def accept(invitation_id: DatabaseId, request: Request, background: Backgr
 
 
 @router.post("/invitations/{invitation_id}/decline", responses=errors(InvitationNotFound))
-async def decline(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def decline(invitation_id: DatabaseId, request: Request, background: BackgroundTasks, auth: FullAccount,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.decline(session, auth.user, invitation_id)
@@ -138,7 +138,7 @@ async def decline(invitation_id: DatabaseId, request: Request, background: Backg
 
 @router.post("/rooms/{room_id}/bots",
              responses=errors(RoomNotFound, NotHost, RoomNotOpen, RoomFull, (422, "unknown_bot_level")))
-async def add_bot(room_id: RoomId, body: BotIn, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def add_bot(room_id: RoomId, body: BotIn, request: Request, background: BackgroundTasks, auth: FullAccount,
                   session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.add_bot(session, room_id, auth.user, check_bot_level(body.level))
@@ -150,7 +150,7 @@ async def add_bot(room_id: RoomId, body: BotIn, request: Request, background: Ba
 @router.delete("/rooms/{room_id}/seats/{seat}",
                responses=errors(RoomNotFound, NotHost, RoomNotOpen, (422, "seat_empty"), (400, "host_seat")))
 async def remove_seat(room_id: RoomId, seat: SeatIndex, request: Request, background: BackgroundTasks,
-                      auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+                      auth: FullAccount, session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room, guest = await service.remove_seat(session, room_id, auth.user, seat)
     data = await _out(service, session, room)
@@ -159,7 +159,7 @@ async def remove_seat(room_id: RoomId, seat: SeatIndex, request: Request, backgr
 
 
 @router.post("/rooms/{room_id}/leave", responses=errors(RoomNotFound, RoomNotOpen, (400, "host_seat")))
-async def leave_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def leave_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: FullAccount,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.leave(session, room_id, auth.user)
@@ -169,7 +169,7 @@ async def leave_room(room_id: RoomId, request: Request, background: BackgroundTa
 
 
 @router.delete("/rooms/{room_id}", responses=errors(RoomNotFound, NotHost, RoomNotOpen))
-async def close_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: CurrentUser,
+async def close_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: FullAccount,
                      session: DbSession) -> dict[str, Any]:
     service = rooms(request)
     room = await service.close(session, room_id, auth.user)
@@ -180,7 +180,7 @@ async def close_room(room_id: RoomId, request: Request, background: BackgroundTa
 
 @router.post("/rooms/{room_id}/start", responses=errors(RoomNotFound, NotHost, RoomNotOpen,
                                                          (400, "not_enough_players"), *GAME_SETUP_ERRORS))
-async def start_room(room_id: RoomId, request: Request, auth: BrieflyAuthenticated,
+async def start_room(room_id: RoomId, request: Request, auth: BrieflyFullAccount,
                      runtime: RuntimeDep) -> dict[str, Any]:
     """Start the game with the seats taken (empty seats are dropped). Everyone seated is told the table's id."""
     service = rooms(request)

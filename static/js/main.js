@@ -1,12 +1,13 @@
 // The app: header, banners and the screen the address names.
 import { html, render, useEffect } from './lib.js';
-import { go, useRoute } from './router.js';
+import { go, parseRoute, useRoute } from './router.js';
 import { acceptInvitation, boot, declineInvitation, logOut } from './session.js';
 import { socket } from './socket.js';
 import { dismissToast, setStore, useStore } from './state.js';
 import { ActionButton, coins, when } from './ui.js';
 import { AuthScreen } from './screens/auth.js';
 import { FriendsScreen } from './screens/friends.js';
+import { FrontScreen } from './screens/front.js';
 import { HistoryScreen } from './screens/history.js';
 import { LeagueScreen } from './screens/league.js';
 import { LobbyScreen } from './screens/lobby.js';
@@ -26,6 +27,9 @@ const NAV = [
   ['league', '#/league', 'League'],
   ['shop', '#/shop', 'Shop'],
 ];
+// A guest plays vs bots only (the server refuses the rest with guest_account): it sees what it can use.
+const GUEST_NAV = new Set(['lobby', 'games']);
+const GUEST_SCREENS = new Set(['lobby', 'setup', 'table', 'results', 'games', 'signup', 'missing']);
 
 // Short names for the header's chips of running shop items (the shop shows the full titles).
 const RUNNING_LABELS = { booster: 'Booster', vip: 'VIP' };
@@ -40,7 +44,7 @@ function Header({ me, route, unseen }) {
       document.getElementById('page-title')?.focus();
     }}>Skip to content</a>
     <div class="topbar-row">
-      <a class="brand" href="#/lobby"><span class="brand-mark" aria-hidden="true"></span>Tablestakes</a>
+      <a class="brand" href="#/"><span class="brand-mark" aria-hidden="true"></span>Tablestakes</a>
       ${me && html`<div class="me-chip" aria-label=${`${me.username}: ${coins(me.coins)}, level ${me.level}${runningText}`}>
         <span class="me-name">${me.username}</span>
         <span class="chip chip-coins" title="Coins"><span aria-hidden="true">●</span> ${coins(me.coins)}</span>
@@ -50,7 +54,7 @@ function Header({ me, route, unseen }) {
       </div>`}
     </div>
     ${me && html`<nav class="nav" aria-label="Main">
-      ${NAV.map(([name, href, label]) => {
+      ${NAV.filter(([name]) => !me.guest || GUEST_NAV.has(name)).map(([name, href, label]) => {
         // The Friends badge: requests not seen yet. The link keeps its name; the count is its description.
         const badge = name === 'friends' && unseen > 0;
         return html`<a href=${href} class=${route.name === name ? 'current' : ''}
@@ -59,6 +63,7 @@ function Header({ me, route, unseen }) {
             aria-hidden="true">${unseen}</span><span id="friends-unseen" hidden>${unseen} new friend
             request${unseen === 1 ? '' : 's'}</span>` : ''}</a>`;
       })}
+      ${me.guest && html`<a href="#/signup" class="nav-signup">Sign up</a>`}
       <button type="button" class="nav-logout" onClick=${() => logOut()}>Log out</button>
     </nav>`}
   </header>`;
@@ -136,13 +141,20 @@ function App() {
   const state = useStore();
   const route = useRoute();
   const me = state.me;
+  const guest = Boolean(me?.guest);
   useEffect(() => {
-    if (me && (route.name === 'login' || route.name === 'signup')) go('/lobby');
-  }, [me, route.name]);
+    // The address as it is now: a sign-up may have moved on (to the history) before this render's route caught up.
+    const here = parseRoute().name;
+    if (me && (here === 'login' || (here === 'signup' && !guest))) go('/lobby');
+    if (guest && !GUEST_SCREENS.has(here)) go('/lobby');
+  }, [me, guest, route.name]);
   let screen;
-  if (!me) screen = html`<${AuthScreen} mode=${route.name === 'signup' ? 'signup' : 'login'} />`;
-  else if (route.name === 'login' || route.name === 'signup') screen = null;
-  else {
+  if (!me && (route.name === 'login' || route.name === 'signup')) screen = html`<${AuthScreen} mode=${route.name} />`;
+  else if (!me) screen = html`<${FrontScreen} />`;
+  else if (guest && route.name === 'signup') screen = html`<${AuthScreen} mode="upgrade" />`;
+  else if (route.name === 'login' || route.name === 'signup' || (guest && !GUEST_SCREENS.has(route.name))) {
+    screen = null;
+  } else {
     const Screen = SCREENS[route.name] || Missing;
     screen = html`<${Screen} key=${route.path} params=${route.params} me=${me} />`;
   }

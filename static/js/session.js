@@ -8,6 +8,7 @@ export function signedIn(me) {
   loginHint.set(me.username);
   setStore({ me });
   socket.start();
+  if (me.guest) return; // guests have no invitations, friends or queue (the server refuses them: guest_account)
   loadInvitations();
   loadFriendsUnseen();
 }
@@ -40,6 +41,7 @@ export async function refreshMe() {
 }
 
 export async function loadInvitations() {
+  if (store.me?.guest) return;
   try {
     const { invitations } = await get('/api/invitations');
     setStore({ invitations });
@@ -51,7 +53,7 @@ export async function loadInvitations() {
 /** The Friends badge comes from the server, so it survives a reload until Friends is opened (which marks the
  * requests seen: the friends screen does it). */
 export async function loadFriendsUnseen() {
-  if (parseRoute().name === 'friends') return; // the screen shows them and marks them seen
+  if (parseRoute().name === 'friends' || store.me?.guest) return; // the screen shows them and marks them seen
   try {
     const { requests } = await get('/api/friends/unseen');
     setStore({ friendsUnseen: requests });
@@ -87,6 +89,7 @@ export function dropInvitation(id) {
 /** A queued seat outlives a reload or a dropped connection for a grace time: take it back on each new socket
  * (nothing is staked again). If it was given up meanwhile, every screen hears it as a `cancelled` notice. */
 async function takeBackQueuedSeat() {
+  if (store.me?.guest) return;
   let where;
   try {
     where = await get('/api/matchmaking');

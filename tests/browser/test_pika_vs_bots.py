@@ -19,8 +19,11 @@ async def test_a_new_player_signs_up_and_plays_pika_against_bots_to_the_results(
                                profile_root=profiles) as ada:
             page = ada.page
 
-            # The log-in screen first; its errors are plain and next to the fields.
+            # The front page first (the games, "Play now"), then the log-in screen; its errors are plain and next
+            # to the fields.
             await page.goto("/")
+            await page.get_by_role("heading", name="The games").wait_for()
+            await page.get_by_role("main").get_by_role("link", name="Log in").click()
             await page.get_by_role("heading", name="Log in").wait_for()
             await page.get_by_role("button", name="Log in").click()
             await page.get_by_text("Enter your username.").wait_for()

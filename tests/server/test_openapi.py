@@ -49,10 +49,13 @@ async def test_every_operation_documents_its_errors_in_the_error_shape(harness: 
             assert {"malformed_json"} <= set(codes(errors["400"])) and codes(errors["413"]) == ["body_too_large"]
         if method in ("POST", "PUT", "DELETE"):
             assert "origin_not_allowed" in codes(errors["403"]), (path, method)
-        if path.startswith("/api/") and path not in ("/api/auth/register", "/api/auth/login", "/api/games",
+        if path.startswith("/api/") and path not in ("/api/auth/register", "/api/auth/login", "/api/auth/guest",
+                                                     "/api/games",
                                                      "/api/league", "/api/league/{game}",
                                                      "/api/league/{game}/weeks"):
             assert codes(errors["401"])[-4:] == SESSION_CODES, (path, method)
+        if path.startswith(("/api/friends", "/api/rooms", "/api/invitations", "/api/shop", "/api/matchmaking")):
+            assert "guest_account" in codes(errors["403"]), (path, method)  # guests play vs bots only
         seen += 1
     assert seen >= 35
 

@@ -1,6 +1,8 @@
 // Sign up and log in, with the rules checked before sending and the server's refusals shown under the form.
+// A guest signing up (mode "upgrade") keeps its account: the same games, now under the name it chooses.
 import { post } from '../api.js';
 import { html, useState } from '../lib.js';
+import { go } from '../router.js';
 import { signedIn } from '../session.js';
 import { ErrorNote, Page } from '../ui.js';
 
@@ -8,7 +10,7 @@ const USERNAME = /^[A-Za-z0-9_-]{3,20}$/; // platform.md: 3-20 letters, digits, 
 
 function check(mode, username, password) {
   const problems = {};
-  if (mode === 'signup') {
+  if (mode === 'signup' || mode === 'upgrade') {
     if (!USERNAME.test(username)) {
       problems.username = 'Use 3 to 20 characters: letters, digits, _ or -.';
     }
@@ -21,8 +23,11 @@ function check(mode, username, password) {
   return problems;
 }
 
+const SUBMIT_TO = { signup: '/api/auth/register', login: '/api/auth/login', upgrade: '/api/auth/upgrade' };
+
 export function AuthScreen({ mode }) {
-  const signup = mode === 'signup';
+  const upgrade = mode === 'upgrade';
+  const signup = mode === 'signup' || upgrade;
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState({});
@@ -40,11 +45,12 @@ export function AuthScreen({ mode }) {
     }
     setBusy(true);
     try {
-      const me = await post(signup ? '/api/auth/register' : '/api/auth/login', {
+      const me = await post(SUBMIT_TO[mode], {
         username: username.trim(),
         password,
       });
       signedIn(me);
+      if (upgrade) go('/games'); // the guest's games are theirs now: show them
     } catch (failure) {
       if (failure.code === 'username_taken') setProblems({ username: failure.message });
       setError(failure);
@@ -54,7 +60,8 @@ export function AuthScreen({ mode }) {
   };
 
   return html`<${Page} title=${signup ? 'Create your account' : 'Log in'}
-      subtitle="Pika, Stakes, Piraten Kapern and The Piker: play with friends, bots or anyone.">
+      subtitle=${upgrade ? 'Your guest games stay yours, and you get your starting coins.'
+        : 'Pika, Stakes, Piraten Kapern and The Piker: play with friends, bots or anyone.'}>
     <form class="card form auth-form" onSubmit=${submit} novalidate>
       <div class="field">
         <label for="auth-username">Username</label>
@@ -76,11 +83,12 @@ export function AuthScreen({ mode }) {
       <${ErrorNote} error=${error} />
       <button type="submit" class="btn btn-primary btn-wide" disabled=${busy}>
         ${busy ? 'Please wait…' : signup ? 'Create account' : 'Log in'}</button>
-      <p class="switch">
+      ${!upgrade && html`<p class="switch">
         ${signup
           ? html`Already have an account? <a href="#/login">Log in</a>`
           : html`New here? <a href="#/signup">Create an account</a> and get your starting coins.`}
-      </p>
+        ${' '}<a href="#/">See the games</a>
+      </p>`}
     </form>
   <//>`;
 }

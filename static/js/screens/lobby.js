@@ -63,7 +63,7 @@ function Rooms({ rooms, me }) {
   </section>`;
 }
 
-function GameCard({ game }) {
+function GameCard({ game, guest }) {
   const module = GAMES[game.name];
   const players = game.min_seats === game.max_seats ? `${game.min_seats}` : `${game.min_seats}–${game.max_seats}`;
   return html`<article class="game-card" aria-labelledby=${`game-${game.name}`}>
@@ -74,9 +74,9 @@ function GameCard({ game }) {
       <p class="muted">${players} players</p>
       <div class="row">
         <a class="btn btn-primary" href=${`#/new/${game.name}/bots`}>Practice vs bots</a>
-        <a class="btn" href=${`#/new/${game.name}/friends`}>Play with friends</a>
+        ${!guest && html`<a class="btn" href=${`#/new/${game.name}/friends`}>Play with friends</a>
         <a class="btn" href=${`#/play/${game.name}/online`} aria-label=${`Play ${game.title} online`}>Play online</a>
-        <a class="btn" href=${`#/play/${game.name}/staked`} aria-label=${`${game.title}: staked table`}>Staked table</a>
+        <a class="btn" href=${`#/play/${game.name}/staked`} aria-label=${`${game.title}: staked table`}>Staked table</a>`}
       </div>
     </div>
   </article>`;
@@ -86,8 +86,9 @@ export function LobbyScreen({ me }) {
   const state = useStore();
   const games = useLoad(() => get('/api/games'));
   const live = useLoad(() => get('/api/tables/mine'));
-  const rooms = useLoad(() => get('/api/rooms'));
-  const queued = useLoad(() => get('/api/matchmaking'));
+  // A guest has no rooms or queue (the server refuses it them): nothing to ask.
+  const rooms = useLoad(() => (me.guest ? Promise.resolve({ rooms: [] }) : get('/api/rooms')));
+  const queued = useLoad(() => (me.guest ? Promise.resolve(null) : get('/api/matchmaking')));
   useEffect(() => {
     refreshMe();
     loadInvitations();
@@ -98,6 +99,10 @@ export function LobbyScreen({ me }) {
       <div class="stat"><span class="stat-label">Coins</span><span class="stat-value">${coins(me.coins)}</span></div>
       <div class="stat stat-xp"><${XpBar} me=${me} /></div>
     </section>
+    ${me.guest && html`<section class="card guest-note" aria-label="Guest account">
+      <p>You are playing as a guest: practice games against bots, no coins. <a class="btn btn-primary btn-small"
+        href="#/signup">Sign up</a> to keep your games, get your starting coins and play online and with friends.</p>
+    </section>`}
     ${live.data && html`<${InProgress} tables=${live.data.tables} />`}
     <${Queued} status=${queued.data} />
     <${Invitations} invitations=${state.invitations} />
@@ -106,7 +111,7 @@ export function LobbyScreen({ me }) {
       <h2 id="games-title" class="section-title">Choose a game</h2>
       ${games.loading && !games.data && html`<${Loading} what="Loading the games" />`}
       <${ErrorNote} error=${games.error} />
-      <div class="games">${offered.map((g) => html`<${GameCard} key=${g.name} game=${g} />`)}</div>
+      <div class="games">${offered.map((g) => html`<${GameCard} key=${g.name} game=${g} guest=${me.guest} />`)}</div>
     </section>
   <//>`;
 }

@@ -99,6 +99,7 @@ export function ResultsScreen({ params, me }) {
       ${LEAGUE_MODES.includes(game.mode) && html`<a class="btn" href=${`#/league?game=${game.game}`}>League standings</a>`}
       <a class="btn" href="#/lobby">Back to the lobby</a>
       <a class="btn btn-ghost" href="#/games">My past games</a>
+      ${me?.guest && html`<a class="btn" href="#/signup">Sign up to keep this game</a>`}
     </div>
   <//>`;
 }
