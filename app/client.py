@@ -245,7 +245,7 @@ class TablestakesClient:
                     return  # patches for a table this client has no state of (it joins, and gets it in full)
                 state = self.tables[message["table"]] = TableState(message["table"])
             state.apply(message)
-        elif kind in ("invitation", "room", "friend", "matchmaking"):
+        elif kind in ("invitation", "room", "friend", "matchmaking", "rematch"):
             self.notices.append(message)
         elif kind == "error" and message.get("id") is None:
             self.errors.append(message)

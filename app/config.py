@@ -94,6 +94,7 @@ class Settings(BaseSettings):
     simulated_player_level: str = "medium"  # the bot level of the simulated players that fill online tables
     matchmaking_tick_seconds: float = 0.5  # how often forming tables are checked against their fill time
     league_check_seconds: float = 60.0  # how often ended league weeks are closed (and stranded pots refunded)
+    rematch_wait_seconds: float = 30.0  # how long a rematch waits for everyone's answer before starting anyway
     turn_timer_seconds: float = 30.0
     disconnect_grace_seconds: float = 15.0
     practice_idle_seconds: float = 600.0  # a vs-bots table with no person connected this long ends (0: never)

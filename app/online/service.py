@@ -32,6 +32,7 @@ class OnlinePlay:
         self.stakes = StakeLedger(runtime.ledger)
         self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table)
         tables.listeners.append(self.matchmaking.adopted)  # a table adopted here keeps its players seated
+        self.tick_hooks: list[Any] = []  # more fill times kept by the same loop (rematch waits)
         self._loop: asyncio.Task | None = None
         self._stopping = asyncio.Event()
 
@@ -65,7 +66,10 @@ class OnlinePlay:
         await self.matchmaking.close()
 
     async def tick(self) -> int:
-        return await self.matchmaking.tick()
+        handled = await self.matchmaking.tick()
+        for hook in self.tick_hooks:
+            handled += await hook()
+        return handled
 
     async def housekeeping(self) -> list[ClosedWeek]:
         """Close every league week that is over (paying its prizes once), refund stranded pots and delete guests

@@ -111,7 +111,24 @@ class History(_Message):
     table: TableId
 
 
-ClientMessage = Annotated[Union[Join, Leave, Resign, Act, Ping, Queue, Unqueue, History], Field(discriminator="type")]
+class Rematch(_Message):
+    """Ask for the same table again from its results (issue 19): same game, options and seats; bots agree at once.
+    It starts when every person who sat there has answered (at least one yes) or REMATCH_WAIT_SECONDS (30) run out.
+    Who did not agree is handled by the mode's rules: practice and friends drop their seat (a friends table with too
+    few seats left is not played), online fills it with a simulated player, a staked table is played by those who
+    agreed (your stake is taken again as you agree, and refunded if the rematch does not start). `agree`: false
+    declines (for good: a staked stake comes back); null only asks where the rematch stands. Answered with an `ack`
+    carrying `rematch`; everyone who sat at the table is sent a `rematch` notice. Refused with `not_finished`,
+    `not_seated`, `rematch_declined`, `rematch_closed`, `insufficient_funds`."""
+
+    type: Literal["rematch"]
+    id: RequestId = None
+    table: TableId = Field(description="the finished table")
+    agree: bool | None = True
+
+
+ClientMessage = Annotated[Union[Join, Leave, Resign, Act, Ping, Queue, Unqueue, History, Rematch],
+                          Field(discriminator="type")]
 client_message_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 # --------------------------------------------------------------------------------------------- server -> client
@@ -148,6 +165,23 @@ class MatchmakingData(_Message):
     refunded: int | None = Field(default=None, description="cancelled / left: coins returned to your wallet")
 
 
+class RematchData(_Message):
+    """Where a rematch of a finished table stands."""
+
+    table: str = Field(description="the finished table")
+    event: Literal["none", "waiting", "started", "cancelled"] = Field(
+        description="none: nobody asked yet; waiting: for answers until `ends_at`; started: join `table_id`; "
+                    "cancelled: it will not be played (`reason`)")
+    agreed: list[str] = Field(description="the people who agreed")
+    declined: list[str] = Field(description="the people who declined")
+    waiting_for: list[str] = Field(description="the people who have not answered")
+    ends_at: float | None = Field(description="when the wait ends (seconds since the epoch, server clock)")
+    now: float = Field(description="the server clock now (to correct skew)")
+    table_id: str | None = Field(description="started: the new table")
+    reason: str | None = Field(description="cancelled: nobody_agreed, not_enough_players, insufficient_funds, "
+                                           "error")
+
+
 class Hello(_Message):
     """First message after the socket opens."""
 
@@ -165,6 +199,7 @@ class Ack(_Message):
     version: int | None = None
     seat: int | None = None
     matchmaking: MatchmakingData | None = Field(default=None, description="`queue` and `unqueue` only")
+    rematch: RematchData | None = Field(default=None, description="`rematch` only")
     events: list[dict[str, Any]] | None = Field(default=None, description="`history` only: the table's events from "
                                                                           "version 1 to `version`, as your seat may "
                                                                           "see them")
@@ -250,7 +285,14 @@ class Matchmaking(_Message):
     data: MatchmakingData
 
 
-ServerMessage = Annotated[Union[Hello, Ack, Error, Pong, TableMessage, Notice, Friend, Matchmaking],
+class RematchNotice(_Message):
+    """News of a rematch of a table you sat at: who agreed, who declined, and when it starts the new table's id."""
+
+    type: Literal["rematch"]
+    data: RematchData
+
+
+ServerMessage = Annotated[Union[Hello, Ack, Error, Pong, TableMessage, Notice, Friend, Matchmaking, RematchNotice],
                           Field(discriminator="type")]
 server_message_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 

@@ -50,6 +50,7 @@ class Realtime:
         self.cluster = cluster
         self.secret_key = secret_key
         self.draining = False
+        self.rematch: Any = None  # app.tables.rematch.RematchService
         self._remotes: dict[tuple[str, str], RemoteListener] = {}  # (node, socket) -> listener, with its tables
         self._remote_tables: dict[tuple[str, str], set[str]] = {}
         tables.listeners.append(self._adopted_here)
@@ -118,6 +119,12 @@ class Realtime:
                 version, events = await self._seated_local(message.table, connection.user_id).history(
                     connection.user_id)
             return {"type": "ack", "table": message.table, "version": version, "events": events}
+        if isinstance(message, protocol.Rematch) and self.rematch is not None:
+            if message.agree is None:
+                data = await self.rematch.status(message.table, connection.user_id)
+            else:
+                data = await self.rematch.answer(message.table, connection.user_id, message.agree)
+            return {"type": "ack", "table": message.table, "rematch": data}
         if isinstance(message, protocol.Queue) and self.online is not None:
             if connection.guest and await self._still_a_guest(connection):
                 raise TableError(GuestAccount.code, GuestAccount.message)

@@ -17,6 +17,7 @@ from app.realtime.service import Realtime
 from app.rooms.service import RoomService
 from app.tables.actor import TableTiming
 from app.tables.manager import TableManager
+from app.tables.rematch import RematchService
 from app.tables import tokens
 from app.tables.ownership import NodeIdentity, Ownership
 from app.tables.store import TableStore
@@ -61,6 +62,8 @@ async def open_realtime(app: FastAPI, runtime: Any) -> AsyncIterator[Realtime]:
     hub.housekeeping_hooks.append(realtime.prune_remote_listeners)
     app.state.realtime = realtime
     app.state.rooms = RoomService(runtime)
+    realtime.rematch = RematchService(runtime, realtime, app.state.rooms)
+    online.tick_hooks.append(realtime.rematch.tick)  # a rematch's wait runs out on the online loop's tick
     app.state.online = online
     runtime.accounts.session_end_listeners.append(realtime.close_sessions)
     await cluster.start()  # this node's channel to the others (relays, notices), before any table is adopted

@@ -249,7 +249,8 @@ class RoomService:
             RoomInvitation.room_id == room.id, RoomInvitation.status == "pending").values(status="cancelled"))
         return room
 
-    async def start(self, room_id: str, host: User, tables: Any, timing: TableTiming) -> Room:
+    async def start(self, room_id: str, host: User, tables: Any, timing: TableTiming, *, table_id: str | None = None
+                    ) -> Room:
         """Seat everyone taken and create the friends table. Two short transactions around the table's creation:
         the room is claimed first (so a double click cannot start two tables), and released if creation fails."""
         game_cls = None
@@ -261,7 +262,7 @@ class RoomService:
             if len(taken) < game_cls.min_seats:
                 raise AppError(f"{game_cls.title} needs at least {game_cls.min_seats} players; invite someone or add "
                                "a bot.", code="not_enough_players")
-            room.status, room.table_id, room.updated_at = "started", new_table_id(), self.clock.now()
+            room.status, room.table_id, room.updated_at = "started", table_id or new_table_id(), self.clock.now()
             table_id, game, options, turn_seconds = room.table_id, room.game, room.options, room.turn_seconds
         seats = [
             Seat("human", seat["name"], user_id=seat["user_id"], bot_level="medium") if "user_id" in seat

@@ -2,13 +2,14 @@
 import { get } from '../api.js';
 import { gameModule } from '../games/index.js';
 import { html, useEffect } from '../lib.js';
+import { RematchBox } from '../rematch.js';
 import { refreshMe } from '../session.js';
 import { botTag, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useLoad, when, XpBar } from '../ui.js';
 
 const MEDALS = { 1: 'gold', 2: 'silver', 3: 'bronze' };
 const LEAGUE_MODES = ['online', 'staked'];
 
-/** Where "Play again" leads: the same mode's settings (or queue) for the same game. */
+/** Where "New game" leads: the same mode's settings (or queue) for the same game. */
 function againLink(game) {
   if (LEAGUE_MODES.includes(game.mode)) return `#/play/${game.game}/${game.mode}`;
   return `#/new/${game.game}/${game.mode === 'bots' ? 'bots' : 'friends'}`;
@@ -94,8 +95,9 @@ export function ResultsScreen({ params, me }) {
         </tbody>
       </table>
     </section>
+    ${mine && module && html`<${RematchBox} tableId=${game.id} username=${me.username} />`}
     <div class="row">
-      ${module && html`<a class="btn btn-primary" href=${againLink(game)}>Play again</a>`}
+      ${module && html`<a class="btn" href=${againLink(game)}>New game</a>`}
       ${LEAGUE_MODES.includes(game.mode) && html`<a class="btn" href=${`#/league?game=${game.game}`}>League standings</a>`}
       <a class="btn" href="#/lobby">Back to the lobby</a>
       <a class="btn btn-ghost" href="#/games">My past games</a>

@@ -5,6 +5,7 @@ import { gameModule } from '../games/index.js';
 import { html, useCallback, useEffect, useRef, useState } from '../lib.js';
 import { go } from '../router.js';
 import { refreshMe } from '../session.js';
+import { RematchBox } from '../rematch.js';
 import { socket } from '../socket.js';
 import { toast, useStore } from '../state.js';
 import { botTag, coins, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
@@ -198,7 +199,7 @@ function LastAction({ log }) {
   </div>`;
 }
 
-function GameOver({ info, module, id }) {
+function GameOver({ info, module, id, username }) {
   const outcome = info.outcome;
   const button = useRef(null);
   useEffect(() => {
@@ -217,6 +218,7 @@ function GameOver({ info, module, id }) {
         ${outcome.scores && module.scoreLabel && html`<span class="muted"> · ${module.scoreLabel(outcome.scores[seat], { seats: info.seats.length })}</span>`}</li>`)}
     </ol>
     ${reward && html`<p>${signed(reward.net ?? (reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP</p>`}
+    ${me !== null && me !== undefined && username && html`<${RematchBox} tableId=${id} username=${username} />`}
     <div class="row">
       <a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>
       <a class="btn" href="#/lobby">Back to the lobby</a>
@@ -224,7 +226,7 @@ function GameOver({ info, module, id }) {
   </section>`;
 }
 
-export function TableScreen({ params }) {
+export function TableScreen({ params, me }) {
   const id = params.id;
   const store = useStore();
   const [table, setTable] = useState(null); // {view, legal, info, version}
@@ -313,7 +315,7 @@ export function TableScreen({ params }) {
       <${SeatStrip} info=${info} view=${view} module=${module} acting=${finished ? [] : view.to_act || []} />
       <${LastAction} log=${log} />
       <${LeaveGame} info=${info} id=${id} />
-      ${finished && html`<${GameOver} info=${info} module=${module} id=${id} />`}
+      ${finished && html`<${GameOver} info=${info} module=${module} id=${id} username=${me?.username} />`}
       ${info.status === 'cancelled' && html`<section class="card game-over" aria-label="Game ended">
         <h2>This game has ended</h2><p>Nothing more is played at this table (the last line above says why).</p>
         <div class="row"><a class="btn btn-primary" href="#/lobby">Back to the lobby</a></div></section>`}

@@ -1,0 +1,347 @@
+"""Rematch (issue 19): from the results, every person who sat at a finished table can ask for the same table again:
+same game, options and seats (bots agree at once). The new table starts as soon as every person has answered with at
+least one yes, or when REMATCH_WAIT_SECONDS run out; those who did not agree are handled by the mode's rules:
+
+- practice (vs bots) and friends: a seat whose person did not agree is dropped; a friends rematch is a new room with
+  the seats that remain, started the way a host starts a room (too few left: no rematch);
+- online: matchmaking seats the people who agreed and simulated players fill the other seats (platform.md);
+- staked: only people; each stake is taken again as that person agrees, and every stake is refunded if the rematch
+  does not start.
+
+The state of a pending rematch lives in Redis and every step is one Lua script, so two people agreeing at the same
+moment (on any node) start exactly one table: only the call that closes the rematch gets to start or cancel it.
+New tables are made by the paths each mode already uses (RoomService.start, matchmaking, TableManager.create).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+
+from app.accounts.models import User
+from app.core.errors import AppError
+from app.games.base import Refusal
+from app.games.registry import get_game
+from app.online.queues import Queue, Step
+from app.rooms.models import Room
+from app.tables.actor import Seat, TableError, TableTiming
+from app.tables.manager import new_table_id
+from app.tables.models import GameRecord, LiveTable
+
+log = logging.getLogger(__name__)
+
+KEY = "rematch:"
+DUE_KEY = "rematch:due"
+STAKE_TICKET = 1  # one stake per person per rematch: who declined cannot agree again (their refund is final)
+
+# KEYS: state hash, agreed set, declined set, due zset.
+# ARGV: old table, user, agree (1/0), humans (count), deadline ms, new table id, ttl seconds.
+ANSWER = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then
+  redis.call('HSET', KEYS[1], 'status', 'pending', 'deadline', ARGV[5], 'humans', ARGV[4])
+  redis.call('HSETNX', KEYS[1], 'new_table', ARGV[6])
+  redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
+  status = 'pending'
+end
+local outcome = 'closed'
+local decided = 0
+if status == 'pending' then
+  if ARGV[3] == '1' then
+    if redis.call('SISMEMBER', KEYS[3], ARGV[2]) == 1 then
+      outcome = 'declined_before'
+    else
+      redis.call('SADD', KEYS[2], ARGV[2])
+      outcome = 'agreed'
+    end
+  else
+    local was = redis.call('SREM', KEYS[2], ARGV[2])
+    redis.call('SADD', KEYS[3], ARGV[2])
+    if was == 1 then outcome = 'withdrew' else outcome = 'declined' end
+  end
+  local agreed = redis.call('SCARD', KEYS[2])
+  if agreed + redis.call('SCARD', KEYS[3]) >= tonumber(redis.call('HGET', KEYS[1], 'humans')) then
+    if agreed > 0 then status = 'starting' else status = 'cancelled' end
+    redis.call('HSET', KEYS[1], 'status', status)
+    redis.call('ZREM', KEYS[4], ARGV[1])
+    decided = 1
+  end
+end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+return {outcome, status, decided}
+"""
+
+# KEYS: due zset. ARGV: now ms, key prefix. Closes every pending rematch past its deadline; returns their old ids.
+DUE = """
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 100)
+local closed = {}
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[1], id)
+  local key = ARGV[2] .. id
+  if redis.call('HGET', key, 'status') == 'pending' then
+    if redis.call('SCARD', key .. ':agreed') > 0 then
+      redis.call('HSET', key, 'status', 'starting')
+    else
+      redis.call('HSET', key, 'status', 'cancelled')
+    end
+    table.insert(closed, id)
+  end
+end
+return closed
+"""
+
+
+class RematchRefused(TableError):
+    pass
+
+
+@dataclass
+class Finished:
+    """What a rematch copies from the finished table: its record and its live row (timing, meta)."""
+
+    id: str
+    game: str
+    mode: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]  # kind, name, user_id, bot_level
+    timing: TableTiming
+    meta: dict[str, Any]
+
+    @property
+    def humans(self) -> list[int]:
+        return [seat["user_id"] for seat in self.seats if seat.get("user_id") is not None]
+
+    def name_of(self, user_id: int) -> str:
+        return next(seat["name"] for seat in self.seats if seat.get("user_id") == user_id)
+
+
+class RematchService:
+    def __init__(self, runtime: Any, realtime: Any, rooms: Any):
+        self.runtime = runtime
+        self.realtime = realtime
+        self.rooms = rooms
+        redis = runtime.redis
+        self._answer = redis.register_script(ANSWER)
+        self._due = redis.register_script(DUE)
+
+    @property
+    def settings(self) -> Any:
+        return self.runtime.settings
+
+    def _now_ms(self) -> int:
+        return int(self.runtime.clock.now().timestamp() * 1000)
+
+    @staticmethod
+    def _keys(table_id: str) -> list[str]:
+        return [KEY + table_id, KEY + table_id + ":agreed", KEY + table_id + ":declined", DUE_KEY]
+
+    # --- what players ask ------------------------------------------------------------------------------
+
+    async def answer(self, table_id: str, user_id: int, agree: bool) -> dict[str, Any]:
+        """Agree to (or decline) a rematch of the finished table. Returns the rematch as the player sees it now;
+        everyone who sat at the table hears it too."""
+        finished = await self._finished(table_id)
+        if user_id not in finished.humans:
+            raise RematchRefused("not_seated", "You had no seat at that table.")
+        staked = finished.mode == "staked"
+        # The new table's id is fixed by whoever asks first, before any stake moves into its pot.
+        redis, key = self.runtime.redis, KEY + table_id
+        if await redis.hsetnx(key, "new_table", new_table_id()):
+            await redis.expire(key, int(self.settings.rematch_wait_seconds) + 3600)
+        new_table = _text(await redis.hget(key, "new_table"))
+        status_now = _text(await redis.hget(key, "status")) or "pending"
+        if staked and agree and status_now == "pending":
+            # The stake is taken before the agreement counts, so a table never starts on a missing stake; it goes
+            # back below if the agreement came too late.
+            await self._stake(finished, new_table, user_id)
+        outcome, status, decided = await self._answer(
+            keys=self._keys(table_id),
+            args=[table_id, user_id, 1 if agree else 0, len(set(finished.humans)),
+                  self._now_ms() + int(self.settings.rematch_wait_seconds * 1000), new_table,
+                  int(self.settings.rematch_wait_seconds) + 3600])
+        outcome, status = _text(outcome), _text(status)
+        if staked and outcome in ("closed", "declined_before", "withdrew"):
+            await self._refund(finished, new_table, user_id)
+        if outcome == "declined_before":
+            raise RematchRefused("rematch_declined", "You declined this rematch.")
+        if outcome == "closed" and agree and status != "started":
+            raise RematchRefused("rematch_closed", "This rematch is over.")
+        if int(decided):
+            await self._close(finished, status)
+        else:
+            await self._tell(finished)
+        return await self.view(finished)
+
+    async def tick(self) -> int:
+        """Close the rematches whose wait ran out (on any node: the script hands each to one caller)."""
+        closed = [_text(old) for old in await self._due(keys=[DUE_KEY], args=[self._now_ms(), KEY])]
+        for old in closed:
+            try:
+                finished = await self._finished(old)
+                state = await self._state(old)
+                await self._close(finished, state.get("status", "cancelled"))
+            except Exception:
+                log.exception("could not close the rematch of table %s", old)
+        return len(closed)
+
+    # --- closing ---------------------------------------------------------------------------------------
+
+    async def _close(self, finished: Finished, status: str) -> None:
+        state = await self._state(finished.id)
+        new_table = state["new_table"]
+        agreed = [user for user in finished.humans if str(user) in state["agreed"]]
+        reason = None
+        made: str | None = None
+        if status == "starting":
+            try:
+                made = await self._start(finished, new_table, agreed)
+            except Refusal as refused:
+                reason = refused.code
+            except AppError as refused:
+                reason = refused.code
+            except Exception:
+                log.exception("could not start the rematch of table %s", finished.id)
+                reason = "error"
+        else:
+            reason = "nobody_agreed"
+        if made is None and finished.mode == "staked":
+            async with self.runtime.transaction() as session:
+                await self.realtime.online.stakes.refund_table(session, new_table, get_game(finished.game).title)
+                await self.realtime.online.stakes.mark_cancelled(session, new_table, self.runtime.clock.now())
+        await self.runtime.redis.hset(KEY + finished.id, mapping={
+            "status": "started" if made else "cancelled", "new_table": made or new_table, "reason": reason or ""})
+        await self._tell(finished)
+
+    async def _start(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
+        """Make the new table the way its mode makes tables. Returns its id."""
+        mode, game_cls = finished.mode, get_game(finished.game)
+        if mode == "bots":
+            seats = [_seat(seat) for seat in finished.seats]
+            await self.realtime.tables.create(game=finished.game, seats=seats, mode="bots", options=finished.options,
+                                              timing=finished.timing, table_id=table_id)
+            return table_id
+        if mode == "friends":
+            return await self._start_room(finished, table_id, agreed)
+        matchmaking = self.realtime.online.matchmaking
+        user_seats = [seat["user_id"] for seat in finished.seats if seat.get("user_id") in agreed]
+        if mode == "online":
+            queue = Queue(finished.game, len(finished.seats), "online", 0)
+        else:  # staked: only people, so the table is as big as those who agreed (and staked)
+            if len(user_seats) < max(2, game_cls.min_seats) or len(user_seats) > game_cls.max_seats:
+                raise RematchRefused("not_enough_players", "Too few players agreed for a staked table.")
+            queue = Queue(finished.game, len(user_seats), "staked", int(finished.meta.get("stake", 0)))
+        step = Step("formed", table=table_id, queue=queue, members=[(user, STAKE_TICKET) for user in user_seats])
+        await matchmaking._start(step)
+        async with self.runtime.reader() as session:
+            if await session.get(LiveTable, table_id) is None:
+                raise RematchRefused("error", "The table could not be made.")
+        return table_id
+
+    async def _start_room(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
+        """Friends: a new room like the old one with the seats whose people agreed (and the bots), started by its
+        host as any room is (RoomService.start checks the minimum of seats)."""
+        async with self.runtime.transaction() as session:
+            old = await session.get(Room, finished.meta.get("room"))
+            host_id = old.host_id if old is not None and old.host_id in agreed else agreed[0]
+            seats = []
+            for seat in finished.seats:
+                if seat.get("user_id") is not None:
+                    if seat["user_id"] in agreed:
+                        seats.append({"user_id": seat["user_id"], "name": seat["name"]})
+                else:
+                    seats.append({"bot": seat.get("bot_level") or "medium", "name": seat["name"]})
+            now = self.runtime.clock.now()
+            room = Room(id=uuid.uuid4().hex, host_id=host_id, game=finished.game,
+                        options=old.options if old is not None else finished.options,
+                        turn_seconds=old.turn_seconds if old is not None else finished.timing.turn_seconds,
+                        seats=seats, status="open", table_id=None, created_at=now, updated_at=now)
+            session.add(room)
+            host = await session.get(User, host_id)
+            room_id = room.id
+        try:
+            room = await self.rooms.start(room_id, host, self.realtime.tables, self.realtime.tables.timing,
+                                          table_id=table_id)
+        except BaseException:
+            async with self.runtime.transaction() as session:
+                await session.execute(update(Room).where(Room.id == room_id).values(status="closed"))
+            raise
+        return room.table_id
+
+    # --- stakes ----------------------------------------------------------------------------------------
+
+    async def _stake(self, finished: Finished, new_table: str, user_id: int) -> None:
+        stakes, title = self.realtime.online.stakes, get_game(finished.game).title
+        async with self.runtime.transaction() as session:
+            await stakes.stake(session, new_table, user_id, STAKE_TICKET, int(finished.meta.get("stake", 0)), title)
+
+    async def _refund(self, finished: Finished, new_table: str, user_id: int) -> None:
+        stakes, title = self.realtime.online.stakes, get_game(finished.game).title
+        async with self.runtime.transaction() as session:
+            await stakes.refund_ticket(session, new_table, user_id, STAKE_TICKET, title)
+
+    # --- reading and telling ---------------------------------------------------------------------------
+
+    async def _finished(self, table_id: str) -> Finished:
+        async with self.runtime.reader() as session:
+            record = await session.get(GameRecord, table_id)
+            row = await session.get(LiveTable, table_id)
+        if record is None:
+            raise RematchRefused("not_finished", "That table has not finished (or is not yours).")
+        data = row.table if row is not None else {}
+        timing = dict(data.get("timing") or {})
+        if "bot_delay_seconds" in timing:
+            timing["bot_delay_seconds"] = tuple(timing["bot_delay_seconds"])
+        return Finished(id=record.id, game=record.game, mode=record.mode, options=record.options, seats=record.seats,
+                        timing=TableTiming(**timing) if timing else self.realtime.tables.timing,
+                        meta=data.get("meta") or {})
+
+    async def _state(self, table_id: str) -> dict[str, Any]:
+        redis = self.runtime.redis
+        raw = await redis.hgetall(KEY + table_id)
+        state = {_text(k): _text(v) for k, v in raw.items()}
+        state["agreed"] = {_text(m) for m in await redis.smembers(KEY + table_id + ":agreed")}
+        state["declined"] = {_text(m) for m in await redis.smembers(KEY + table_id + ":declined")}
+        return state
+
+    async def view(self, finished: Finished) -> dict[str, Any]:
+        state = await self._state(finished.id)
+        status = state.get("status") or "none"
+        humans = list(dict.fromkeys(finished.humans))
+        deadline = int(state["deadline"]) if state.get("deadline") else None
+        return {
+            "table": finished.id,
+            "event": {"pending": "waiting", "starting": "waiting"}.get(status, status),
+            "agreed": [finished.name_of(u) for u in humans if str(u) in state["agreed"]],
+            "declined": [finished.name_of(u) for u in humans if str(u) in state["declined"]],
+            "waiting_for": [finished.name_of(u) for u in humans
+                            if str(u) not in state["agreed"] and str(u) not in state["declined"]],
+            "ends_at": deadline / 1000 if deadline is not None else None,
+            "now": round(self.runtime.clock.now().timestamp(), 3),
+            "table_id": state.get("new_table") if status == "started" else None,
+            "reason": state.get("reason") or None,
+        }
+
+    async def status(self, table_id: str, user_id: int) -> dict[str, Any]:
+        finished = await self._finished(table_id)
+        if user_id not in finished.humans:
+            raise RematchRefused("not_seated", "You had no seat at that table.")
+        return await self.view(finished)
+
+    async def _tell(self, finished: Finished) -> None:
+        message = {"type": "rematch", "data": await self.view(finished)}
+        for user_id in dict.fromkeys(finished.humans):
+            self.realtime.hub.send_to_user(user_id, message)
+
+
+def _seat(seat: dict[str, Any]) -> Seat:
+    if seat.get("user_id") is not None:
+        return Seat("human", seat["name"], user_id=seat["user_id"], bot_level="medium")
+    return Seat("bot", seat["name"], bot_level=seat.get("bot_level") or "medium")
+
+
+def _text(value: Any) -> Any:
+    return value.decode() if isinstance(value, bytes) else value
