@@ -26,8 +26,9 @@ class Reward:
     multiplier: float = 1.0
     stake: int = 0
     net: int = 0
+    level_up: int | None = None  # the level this game's XP took the player to, when it crossed one (platform.md)
 
-    def as_dict(self) -> dict[str, int | bool]:
+    def as_dict(self) -> dict[str, int | float | bool | None]:
         return asdict(self)
 
 

@@ -28,6 +28,7 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.accounts.levels import level_for_xp
 from app.accounts.models import User
 from app.core import strict_json
 from app.games.registry import get_game
@@ -310,7 +311,11 @@ class TableStore:
             if reward.pot:
                 pot_shares.append((await ledger.wallet_id(session, player.user_id), reward.pot))
             if reward.xp:
-                await session.execute(update(User).where(User.id == player.user_id).values(xp=User.xp + reward.xp))
+                xp = (await session.execute(update(User).where(User.id == player.user_id)
+                                            .values(xp=User.xp + reward.xp).returning(User.xp))).scalar_one()
+                step = self.runtime.settings.level_xp_step
+                if level_for_xp(xp, step) > level_for_xp(xp - reward.xp, step):
+                    reward.level_up = level_for_xp(xp, step)
         if pot_shares:
             pot = await ledger.pot_id(session, table.id)
             total = sum(amount for _, amount in pot_shares)

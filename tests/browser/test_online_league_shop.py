@@ -12,7 +12,10 @@ import re
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import update
 
+from app.accounts.levels import xp_for_level
+from app.accounts.models import User
 from app.online.league import week_of
 from tests.browser.dice_tables import play_stakes
 from tests.browser.helpers import DESKTOP, PASSWORD, open_player, sign_up
@@ -146,6 +149,11 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             await page.get_by_text("Your stake of 100 coins is back in your wallet.").wait_for()
             await page.locator(".chip-coins", has_text="700 coins").wait_for()
 
+            # Ten XP short of level 3: this game's XP (30 at least) takes the player there, and the results say so.
+            async with runtime.transaction() as session:
+                await session.execute(update(User).where(User.id == user.id).values(
+                    xp=xp_for_level(3, runtime.settings.level_xp_step) - 10))
+
             # Online: a Duel; nobody else is queuing, so a simulated player fills the table after the fill time.
             await page.get_by_role("link", name="Play", exact=True).click()
             await page.get_by_role("link", name="Play Stakes online").click()
@@ -180,6 +188,7 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             await earned.get_by_text("League points halved (rounded down): a simulated player sat at this table.",
                                      exact=False).wait_for()
             assert await page.locator("table.results .tag-bot").all_inner_texts() == ["simulated"]
+            await earned.get_by_text("Level up! This game took you to level 3.").wait_for()
             await player.shot("online-results")
 
             # The league: this week's Stakes standings hold this game.

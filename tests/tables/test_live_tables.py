@@ -8,8 +8,9 @@ import random
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
+from app.accounts.models import User
 from app.client import ClientError, TablestakesClient, TableState, bot_chooser
 from app.games.registry import game_names, get_game
 from app.games.rng import HashRandom
@@ -92,6 +93,9 @@ async def test_two_people_play_a_whole_pika_game_in_a_friends_room_and_the_winne
     async with live_server(fast_settings) as server:
         host = await player(server, "hostess")
         guest = await player(server, "guest")
+        # The hostess is 10 XP short of level 2 (100 XP): whatever her place, this game's XP takes her there.
+        async with server.runtime.sessionmaker() as session, session.begin():
+            await session.execute(update(User).where(User.id == host.user["id"]).values(xp=90))
         room = await host.post("/api/rooms", {"game": "pika", "seats": 2})
         await host.post(f"/api/rooms/{room['id']}/invitations", {"username": "GUEST"})
         await guest.wait_for(lambda: any(n["type"] == "invitation" for n in guest.notices))
@@ -121,7 +125,12 @@ async def test_two_people_play_a_whole_pika_game_in_a_friends_room_and_the_winne
         await server.realtime.tables.store.finish(table)
         assert (await host.get("/api/wallet"))["balance"] == balances["hostess"]
         me = await host.get("/api/me")
-        assert me["xp"] > 0
+        assert me["xp"] > 100 and me["level"] == 2
+        # The results say so, once, for her alone: the guest (at most 40 XP) stays at level 1.
+        rewards = results[0].info["rewards"]
+        assert rewards[str(names.index("hostess"))]["level_up"] == 2
+        assert rewards[str(names.index("guest"))]["level_up"] is None
+        assert record.rewards == rewards
         history = (await host.get("/api/games/history"))["games"]
         assert [g["id"] for g in history] == [table_id]
         await host.close()

@@ -26,7 +26,7 @@ function netParts(reward) {
   if (reward.stake) parts.push(`stake ${signed(-reward.stake)}`);
   if (reward.prize) {
     parts.push(reward.multiplier && reward.multiplier !== 1
-      ? `prize ${signed(reward.prize)} × ${reward.multiplier} = ${signed(reward.coins)}` : `prize ${signed(reward.coins)}`);
+      ? `prize ${signed(reward.prize)} × ${reward.multiplier}` : `prize ${signed(reward.coins)}`);
   }
   if (reward.stake || reward.pot) parts.push(`pot share ${signed(reward.pot || 0)}`);
   return parts.join(' · ');
@@ -73,6 +73,8 @@ export function ResultsScreen({ params, me }) {
       ${mine.reward.left && html`<p class="banner banner-warning">You left, or a bot played most of your turns, so
         this game counts as left: no prize and no XP.</p>`}
       ${game.mode === 'bots' && html`<p class="muted">Practice games against bots pay no coins and no XP.</p>`}
+      ${mine.reward.level_up && html`<p class="banner banner-success level-up" role="status">Level up! This game
+        took you to level ${mine.reward.level_up}.</p>`}
       <${XpBar} me=${me} />
     </section>`}
     <section class="card" aria-labelledby="placings-title">
