@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from app.games.kapern import Kapern
 from app.games.rng import HashRandom
+from tests.games.kapern.kapern_support import dealt_again
 
 LEVELS = ["easy", "medium", "hard", "random"]
 DECISION_LIMIT = 20_000
@@ -51,10 +52,7 @@ def hidden_facts(game):
 
 def assert_view_is_public(game):
     """Every view is a function of public facts: another deck order and another random source change nothing."""
-    state = game.to_state()
-    twin = Kapern.from_state(json.loads(json.dumps(state)))
-    random.Random(len(game.turns)).shuffle(twin.deck)
-    twin.rng = HashRandom(b"another seed entirely")
+    twin = dealt_again(game, random.Random(len(game.turns)))
     for seat in [*range(game.seat_count), None]:
         view = game.view(seat)
         text = json.dumps(view)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from app.games.base import Event
 from app.games.piker import Piker
+from app.games.piker.cards import tier_of
 from app.games.piker.scripting import hands, scripted
 
 AM = "am"  # a target meaning "an After Market spot"
@@ -108,3 +111,20 @@ def decline_extra_card(game: Piker) -> list[Event]:
 def make_last_round(game: Piker) -> None:
     """Set up a position where the current round is round 6 (the game ends after its After Market)."""
     game.s["round"] = 6
+
+
+def counterfactual(game: Piker, seat: int | None) -> Piker:
+    """The same game with every fact hidden from `seat` changed: others' unplaced dice, the deck, face-down cards."""
+    state = json.loads(json.dumps(game.to_state()))
+    for other in range(game.seat_count):
+        if other != seat:
+            state["hands"][other] = [7 - die for die in state["hands"][other]]
+    state["deck"].reverse()
+    tip = state["insider_tip"]
+    for index, slot in enumerate(state["market"]):
+        seen = tip is not None and tip["seat"] == seat and index in tip["slots"]
+        if slot["outcome"] is None and not seen:
+            swap = next((i for i, card in enumerate(state["deck"]) if tier_of(card) == tier_of(slot["card"])), None)
+            if swap is not None:
+                slot["card"], state["deck"][swap] = state["deck"][swap], slot["card"]
+    return Piker.from_state(state)

@@ -12,11 +12,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.games.piker.piker_support import hidden_ids
+from tests.games.piker.piker_support import counterfactual, hidden_ids
 
 from app.games.base import competition_ranking
 from app.games.piker import Piker
-from app.games.piker.cards import tier_of
 from app.games.rng import HashRandom
 
 SEATS = st.sampled_from([2, 3, 4])
@@ -34,23 +33,6 @@ def random_step(game: Piker, rnd: random.Random):
 
 def quoted_ids(text: str, cards: set[str]) -> list[str]:
     return [card for card in cards if f'"{card}"' in text]
-
-
-def counterfactual(game: Piker, seat: int | None) -> Piker:
-    """The same game with every fact hidden from `seat` changed: others' unplaced dice, the deck, face-down cards."""
-    state = json.loads(json.dumps(game.to_state()))
-    for other in range(game.seat_count):
-        if other != seat:
-            state["hands"][other] = [7 - die for die in state["hands"][other]]
-    state["deck"].reverse()
-    tip = state["insider_tip"]
-    for index, slot in enumerate(state["market"]):
-        seen = tip is not None and tip["seat"] == seat and index in tip["slots"]
-        if slot["outcome"] is None and not seen:
-            swap = next((i for i, card in enumerate(state["deck"]) if tier_of(card) == tier_of(slot["card"])), None)
-            if swap is not None:
-                slot["card"], state["deck"][swap] = state["deck"][swap], slot["card"]
-    return Piker.from_state(state)
 
 
 def check_views(game: Piker) -> None:
