@@ -156,10 +156,12 @@ class Realtime:
         table = self.tables.get(table_id)
         return table if table is not None and table.running and table.status != "lost" else None
 
-    def _seated_local(self, table_id: str, user_id: int) -> Any:
+    def _seated_local(self, table_id: str, user_id: int, *, missing: tuple[str, str] = (
+            "no_such_table", "There is no live table with that id.")) -> Any:
+        """The table this process plays, where `user_id` sits; `missing` is the refusal when it plays no such table."""
         table = self._local(table_id)
         if table is None:
-            raise TableError("no_such_table", "There is no live table with that id.")
+            raise TableError(*missing)
         if table.seat_of(user_id) is None:
             raise TableError("not_seated", "You have no seat at this table.")
         return table
@@ -229,12 +231,9 @@ class Realtime:
         return listener
 
     def _owned(self, table_id: str, user_id: int) -> Any:
-        table = self._local(table_id)
-        if table is None:
-            raise TableError("not_owner", "This server does not play that table (any more).")
-        if table.seat_of(user_id) is None:
-            raise TableError("not_seated", "You have no seat at this table.")
-        return table
+        """For a request relayed from another node: the asker believed this node owns the table."""
+        return self._seated_local(table_id, user_id,
+                                  missing=("not_owner", "This server does not play that table (any more)."))
 
     async def _remote_join(self, message: dict[str, Any]) -> dict[str, Any]:
         table = self._owned(message["table"], message["user"])
