@@ -158,10 +158,11 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
   };
   // The keyboard's drag and drop: every card takes the focus; the arrow keys go from card to card, and with Shift
   // they carry the focused card one place left or right (the focus follows it).
+  // The focus moves once the hand shows the new order (another render, e.g. the move going out, may come first).
   const refocus = useRef(null);
   useLayoutEffect(() => {
-    if (refocus.current === null) return;
-    list.current?.querySelector(`[data-index="${refocus.current}"] [data-card-focus]`)?.focus();
+    if (refocus.current === null || cards.join(' ') !== refocus.current.order) return;
+    list.current?.querySelector(`[data-index="${refocus.current.index}"] [data-card-focus]`)?.focus();
     refocus.current = null;
   });
   const keyDown = (event, index) => {
@@ -172,9 +173,11 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
     event.preventDefault();
     if (event.shiftKey) {
       if (fixed) return;
-      refocus.current = to;
-      onReorder(moved(cards, index, to));
+      const order = moved(cards, index, to);
+      refocus.current = { index: to, order: order.join(' ') };
+      onReorder(order);
     } else {
+      refocus.current = null; // a reorder the server refused leaves nothing pending
       list.current?.querySelector(`[data-index="${to}"] [data-card-focus]`)?.focus();
     }
   };
