@@ -1,5 +1,5 @@
 // The app: header, banners and the screen the address names.
-import { html, render, useEffect } from './lib.js';
+import { html, render, useEffect, useState } from './lib.js';
 import { go, parseRoute, useRoute } from './router.js';
 import { acceptInvitation, boot, declineInvitation, logOut } from './session.js';
 import { socket } from './socket.js';
@@ -34,7 +34,21 @@ const GUEST_SCREENS = new Set(['lobby', 'setup', 'table', 'results', 'games', 's
 // Short names for the header's chips of running shop items (the shop shows the full titles).
 const RUNNING_LABELS = { booster: 'Booster', vip: 'VIP' };
 
+/** Logging out of a guest account loses it (and its games) for good: say so first and offer to sign up instead. */
+function GuestLogOutConfirm({ onCancel }) {
+  return html`<div class="confirm confirm-logout" role="group" aria-label="Confirm logging out of the guest account">
+    <p><strong>Log out of this guest account?</strong> It cannot be logged into again: its games are lost unless
+      you sign up first.</p>
+    <div class="row">
+      <a class="btn btn-primary btn-small" href="#/signup" onClick=${onCancel}>Sign up to keep them</a>
+      <button type="button" class="btn btn-small" onClick=${() => logOut()}>Log out anyway</button>
+      <button type="button" class="btn btn-ghost btn-small" onClick=${onCancel}>Cancel</button>
+    </div>
+  </div>`;
+}
+
 function Header({ me, route, unseen }) {
+  const [confirmingLogOut, setConfirmingLogOut] = useState(false);
   // /api/me lists what ran when it was read; one that ended since then is not shown.
   const running = (me?.active || []).filter((item) => Date.parse(item.ends_at) > Date.now());
   const runningText = running.map((item) => `, ${item.title} until ${when(item.ends_at)}`).join('');
@@ -64,8 +78,10 @@ function Header({ me, route, unseen }) {
             request${unseen === 1 ? '' : 's'}</span>` : ''}</a>`;
       })}
       ${me.guest && html`<a href="#/signup" class="nav-signup">Sign up</a>`}
-      <button type="button" class="nav-logout" onClick=${() => logOut()}>Log out</button>
+      <button type="button" class="nav-logout"
+        onClick=${() => (me.guest ? setConfirmingLogOut(true) : logOut())}>Log out</button>
     </nav>`}
+    ${me?.guest && confirmingLogOut && html`<${GuestLogOutConfirm} onCancel=${() => setConfirmingLogOut(false)} />`}
   </header>`;
 }
 
