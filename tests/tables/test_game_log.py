@@ -145,9 +145,9 @@ def resume(table: TableActor, hooks: Hooks) -> TableActor:
     """The table as another server adopts it (manager._resume): its newest snapshot, then the log after it."""
     snapshot = hooks.newest
     data = snapshot.data
-    resumed = TableActor(table_id=table.id, game=Pika.from_state(snapshot.state), seats=[Seat(**s) for s in data["seats"]],
-                         mode=data["mode"], timing=TIMING, hooks=hooks, seed_hex=table.seed_hex,
-                         options=data["options"], version=data["version"])
+    resumed = TableActor(table_id=table.id, game=Pika.from_state(snapshot.state),
+                         seats=[Seat(**s) for s in data["seats"]], mode=data["mode"], timing=TIMING, hooks=hooks,
+                         seed_hex=table.seed_hex, options=data["options"], version=data["version"])
     resumed.replay([LogEntry(e.seat, e.action, e.source, e.version) for e in hooks.entries], applied=snapshot.seq)
     return resumed
 
