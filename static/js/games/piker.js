@@ -87,7 +87,7 @@ function MarketSlot({ slot, name, me, placeButton, tipPick }) {
 function AfterMarket({ am, name, placeButton }) {
   const empty = Math.max(0, am.open);
   return html`<section class="amarket" aria-labelledby="am-title">
-    <h3 id="am-title">After Market <span class="muted">· ${am.open} of ${am.spots} spots open</span></h3>
+    <h2 id="am-title">After Market <span class="muted">· ${am.open} of ${am.spots} spots open</span></h2>
     <p class="muted amarket-help">Dice here come back in step 4 to secure won cards.</p>
     <ul class="amarket-spots">
       ${am.dice.map((d, i) => html`<li key=${i} class="amspot"><${SeatDie} seat=${d.seat} pips=${d.pips} name=${name} size="md" />
@@ -365,7 +365,7 @@ function PikerTable({ view, legal, send, busy, error, me, name, over }) {
     <${ErrorNote} error=${error} />
 
     ${!over && html`<section class="market" aria-labelledby="market-title">
-      <h3 id="market-title">The market <span class="muted">· highest pips wins each card</span></h3>
+      <h2 id="market-title">The market <span class="muted">· highest pips wins each card</span></h2>
       <ul class="market-slots">${view.market.map((slot) => html`<${MarketSlot} key=${slot.slot} slot=${slot} name=${name} me=${me}
         placeButton=${placeButton(slot.slot, `card ${slot.slot + 1}`)} tipPick=${tipPick(slot)} />`)}</ul>
     </section>`}
