@@ -72,7 +72,8 @@ function Block({ block, numbers }) {
   }
   if (block.table) {
     const { caption, head, rows } = block.table;
-    return html`<div class="help-table-wrap"><table class="help-table">
+    // Wider than a phone it scrolls sideways: focusable, so the keyboard scrolls it too.
+    return html`<div class="help-table-wrap" tabindex="0" role="region" aria-label=${caption}><table class="help-table">
       <caption>${caption}</caption>
       <thead><tr>${head.map((h, i) => html`<th key=${i} scope="col">${h}</th>`)}</tr></thead>
       <tbody>${rows.map((row, r) => html`<tr key=${r}>${row.map((cell, i) => (i === 0
