@@ -7,14 +7,17 @@ button inside the viewport."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
 from tests.browser.help_dialog import (
     LAPTOP, PHONE, TITLES, close_button_in_view, focus_inside, help_dialog, open_help, start_practice,
 )
+from tests.browser.dice_tables import stakes_put_on_top
 from tests.browser.helpers import Player, open_player, sign_up
 from tests.support.live import live_server
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.browser
 
@@ -47,12 +50,41 @@ async def tab_stays_inside(player: Player, dialog) -> None:
         assert await focus_inside(dialog), f"{key} took the focus out of the How to play dialog"
 
 
-async def help_at_the_table(player: Player, game: str, label: str) -> None:
+async def play_goes_on_under_the_help(player: Player, server: Any, table_id: str, opener) -> None:
+    """Stakes, 3 seats: once my first flip is made the bots play on while I read, and the table's new turns (which
+    move the focus to new buttons when it is my turn again) leave the dialog open with the focus inside."""
+    page = player.page
+    table = server.realtime.tables.get(table_id)
+    await page.locator(".stakes-rows").wait_for()
+    await page.locator(".turn-bar.turn-mine").wait_for()  # the bots before me flip first
+    stakes_put_on_top(table.game, "5")  # a plain card, so play passes (unless a bot's Peek holds the deck)
+    before = table.version
+    await page.get_by_role("button", name="Flip a card").click()
+
+    async def my_turn_over() -> bool:
+        answer = page.locator(".decision button:not([disabled])")  # a Jack's or a King's, if the 5 could not be set
+        if await answer.count():
+            await answer.first.click()
+        return not await page.locator(".turn-bar.turn-mine").count()
+
+    await eventually(my_turn_over)
+    dialog = await open_help(page, opener, "stakes")
+    await eventually(lambda: table.version > before + 1)  # at least one bot moved after my flip
+    await page.wait_for_function(f"() => Number(document.querySelector('.table-shell').dataset.version) >= {table.version}")
+    assert await dialog.is_visible() and await focus_inside(dialog)
+    await dialog.get_by_role("button", name="Close How to play").click()
+    await dialog.wait_for(state="detached")
+
+
+async def help_at_the_table(player: Player, server: Any, game: str, label: str) -> None:
     page = player.page
     options = {"Time to call “Pika!”": "5 seconds"} if game == "pika" else None
     table_id = await start_practice(player, game, SEATS[game], options=options)
     header = page.locator(".page-head")
     opener = header.get_by_role("button", name=f"How to play {TITLES[game]}")
+
+    if game == "stakes":
+        await play_goes_on_under_the_help(player, server, table_id, opener)
 
     # Escape closes; the focus goes back to the button; the table stays.
     dialog = await open_help(page, opener, game)
@@ -113,7 +145,7 @@ async def test_how_to_play_opens_from_the_table_the_lobby_and_the_settings(brows
             await page.get_by_role("button", name="Start game").wait_for()
 
             for game in ("pika", "stakes", "kapern", "piker"):
-                await help_at_the_table(player, game, label)
+                await help_at_the_table(player, server, game, label)
             assert not await help_dialog(page, "piker").count()
             assert re.search(r"#/table/", page.url)
             player.check()
