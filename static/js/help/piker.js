@@ -86,7 +86,7 @@ export default {
     {
       title: 'Examples',
       blocks: [
-        { example: { pics: [inv('tech', 'growth', 4, 8), { die: 5 }, { die: 4 }, { die: 2 }], text: 'You won Tech 4 VP, secure 8, and your After Market dice are 5, 4 and 2. 5 + 4 = 9 secures it. 5 + 4 + 2 is not allowed: the 2 is not needed. The 2 secures nothing alone (every secure value is at least 3), so it is lost.' } },
+        { example: { pics: [inv('tech', 'growth', 4, 8), { die: 5 }, { die: 4 }, { die: 2 }], text: 'You won Tech 4 VP, secure 8, and your After Market dice are 5, 4 and 2. 5 + 4 = 9 secures it. 5 + 4 + 2 is not allowed: the 2 is not needed. Without a Leveraged Buyout the 2 secures nothing alone (every secure value is at least 3), so it is lost.' } },
         { example: { pics: [{ ...inv('tech', 'growth', 4, 8), secured: true }, { ...inv('tech', 'blue_chip', 1, 3), secured: true }, { ...inv('energy', 'growth', 3, 6), secured: true }, vol('Dividend'), inv('mining', 'speculative', 7, 12)], text: 'At the end you hold secured Tech 4 VP, Tech 1 VP and Energy 3 VP, a Dividend, and an unsecured Mining 7 VP: 4 + 1 + 3 + 3 (Dividend) + 2 (two Tech cards) = 13. The Mining card scores nothing.' } },
       ],
     },
