@@ -309,7 +309,7 @@ export function TableScreen({ params, me }) {
   const offline = store.connection !== 'open';
   const Game = module.Table;
   const help = html`<${HelpButton} game=${info.game} view=${view} class="btn btn-small">
-    <span class="help-mark" aria-hidden="true">?</span> How to play<//>`;
+    <span class="help-mark" aria-hidden="true">?</span><span class="help-words"> How to play</span><//>`;
   return html`<${Page} title=${module.title} subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact actions=${help}>
     <div class=${`table-shell table-${info.game}`} data-version=${table.version}
         data-busy=${busy ? 'true' : 'false'}>
