@@ -2,8 +2,9 @@
 import { errorText } from './api.js';
 import { html, useCallback, useEffect, useLayoutEffect, useRef, useState } from './lib.js';
 
-/** A screen: its heading takes the focus when the screen opens, so keyboard and screen-reader users start there. */
-export function Page({ title, subtitle, wide, compact, children }) {
+/** A screen: its heading takes the focus when the screen opens, so keyboard and screen-reader users start there.
+ * `actions`: buttons for the whole screen, in its header (the table's How to play). */
+export function Page({ title, subtitle, wide, compact, actions, children }) {
   const heading = useRef(null);
   useLayoutEffect(() => {
     heading.current?.focus({ preventScroll: true });
@@ -13,6 +14,7 @@ export function Page({ title, subtitle, wide, compact, children }) {
     <header class="page-head">
       <h1 id="page-title" tabindex="-1" ref=${heading}>${title}</h1>
       ${subtitle && html`<p class="subtitle">${subtitle}</p>`}
+      ${actions && html`<div class="page-actions">${actions}</div>`}
     </header>
     ${children}
   </section>`;

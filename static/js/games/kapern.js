@@ -68,14 +68,14 @@ function FaceIcon({ face }) {
 }
 
 /** One die: its face drawn and named (colour and picture are never the only clue). */
-function DieFace({ face, tone }) {
+export function DieFace({ face, tone }) {
   return html`<span class=${`kdie${face ? ` kdie-${face}` : ' kdie-blank'}${tone ? ` kdie-${tone}` : ''}`} aria-hidden="true">
     <span class="kdie-pic"><${FaceIcon} face=${face} /></span>
     ${face && html`<span class="kdie-word">${FACE_WORD[face]}</span>`}
   </span>`;
 }
 
-function CardArt({ card, large }) {
+export function CardArt({ card, large }) {
   return html`<div class=${`kcard kcard-${card.id}${large ? ' kcard-large' : ''}`}>
     <span class="kcard-kicker">Pirate card</span>
     <strong class="kcard-name">${card.name}</strong>

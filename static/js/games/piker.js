@@ -87,7 +87,7 @@ function MarketSlot({ slot, name, me, placeButton, tipPick }) {
 function AfterMarket({ am, name, placeButton }) {
   const empty = Math.max(0, am.open);
   return html`<section class="amarket" aria-labelledby="am-title">
-    <h3 id="am-title">After Market <span class="muted">· ${am.open} of ${am.spots} spots open</span></h3>
+    <h2 id="am-title">After Market <span class="muted">· ${am.open} of ${am.spots} spots open</span></h2>
     <p class="muted amarket-help">Dice here come back in step 4 to secure won cards.</p>
     <ul class="amarket-spots">
       ${am.dice.map((d, i) => html`<li key=${i} class="amspot"><${SeatDie} seat=${d.seat} pips=${d.pips} name=${name} size="md" />
@@ -138,7 +138,7 @@ function FinalScores({ view, name, me }) {
   const order = final.placings.map((p, seat) => ({ p, seat })).sort((a, b) => a.p - b.p || a.seat - b.seat);
   return html`<section class="pkfinal" aria-labelledby="pkfinal-title">
     <h2 id="pkfinal-title">Final scores</h2>
-    <div class="table-scroll"><table class="score-table">
+    <div class="table-scroll" tabindex="0" role="region" aria-label="Final scores, by player"><table class="score-table">
       <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col" class="num">Cards</th>
         <th scope="col" class="num">Dividends</th><th scope="col">Sets</th><th scope="col" class="num">Portfolios</th>
         <th scope="col" class="num">Total</th></tr></thead>
@@ -365,7 +365,7 @@ function PikerTable({ view, legal, send, busy, error, me, name, over }) {
     <${ErrorNote} error=${error} />
 
     ${!over && html`<section class="market" aria-labelledby="market-title">
-      <h3 id="market-title">The market <span class="muted">· highest pips wins each card</span></h3>
+      <h2 id="market-title">The market <span class="muted">· highest pips wins each card</span></h2>
       <ul class="market-slots">${view.market.map((slot) => html`<${MarketSlot} key=${slot.slot} slot=${slot} name=${name} me=${me}
         placeButton=${placeButton(slot.slot, `card ${slot.slot + 1}`)} tipPick=${tipPick(slot)} />`)}</ul>
     </section>`}
@@ -375,7 +375,7 @@ function PikerTable({ view, legal, send, busy, error, me, name, over }) {
     <ul class="pkplayers" aria-label="Players">${ordered.map((p) => html`<${PlayerPanel} key=${p.seat} player=${p} view=${view}
       name=${name} me=${me} over=${over} />`)}</ul>
     ${view.history.length > 0 && html`<details class="pkhistory"><summary>Rounds so far (${view.history.length})</summary>
-      <div class="table-scroll"><table class="score-table"><thead><tr><th scope="col">Round</th>
+      <div class="table-scroll" tabindex="0" role="region" aria-label="Rounds so far"><table class="score-table"><thead><tr><th scope="col">Round</th>
         ${view.players.map((p) => html`<th scope="col" class="num" key=${p.seat}>${name(p.seat)}</th>`)}<th scope="col">Piker</th></tr></thead>
         <tbody>${view.history.map((h) => html`<tr key=${h.round}><th scope="row">${h.round}</th>
           ${h.victory_points_on_table.map((vp, s) => html`<td class="num" key=${s}>${vp} VP${h.won_a_card[s] ? '' : ' · no card'}</td>`)}

@@ -171,7 +171,7 @@ function ScoreTable({ view, name, me }) {
   const rounds = view.rounds;
   return html`<details class="stakes-scores" open>
     <summary>Round scores</summary>
-    <div class="table-scroll"><table class="score-table">
+    <div class="table-scroll" tabindex="0" role="region" aria-label="Round scores"><table class="score-table">
       <thead><tr><th scope="col">Player</th>
         ${Array.from({ length: rounds }, (_, i) => html`<th scope="col" class="num" key=${i}>R${i + 1}</th>`)}
         <th scope="col" class="num">Total</th></tr></thead>

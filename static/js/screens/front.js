@@ -2,6 +2,7 @@
 // account and a practice game against bots at once), and log in / sign up.
 import { get, post } from '../api.js';
 import { GAMES } from '../games/index.js';
+import { HelpButton } from '../help/index.js';
 import { html, useState } from '../lib.js';
 import { go } from '../router.js';
 import { signedIn } from '../session.js';
@@ -28,6 +29,7 @@ function FrontGame({ game, busy, onPlay }) {
       <div class="row">
         <button type="button" class="btn btn-primary" disabled=${busy}
           aria-label=${`Play ${game.title} now against bots`} onClick=${() => onPlay(game)}>Play now</button>
+        <${HelpButton} game=${game.name} entry=${game} class="btn btn-ghost" />
       </div>
     </div>
   </article>`;

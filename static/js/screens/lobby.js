@@ -1,6 +1,7 @@
 // The lobby: coins, level and XP; games in progress, invitations and open rooms; the games and their modes.
 import { get } from '../api.js';
 import { GAMES } from '../games/index.js';
+import { HelpButton } from '../help/index.js';
 import { html, useEffect } from '../lib.js';
 import { acceptInvitation, declineInvitation, loadInvitations, refreshMe } from '../session.js';
 import { useStore } from '../state.js';
@@ -77,6 +78,7 @@ function GameCard({ game, guest }) {
         ${!guest && html`<a class="btn" href=${`#/new/${game.name}/friends`}>Play with friends</a>
         <a class="btn" href=${`#/play/${game.name}/online`} aria-label=${`Play ${game.title} online`}>Play online</a>
         <a class="btn" href=${`#/play/${game.name}/staked`} aria-label=${`${game.title}: staked table`}>Staked table</a>`}
+        <${HelpButton} game=${game.name} entry=${game} class="btn btn-ghost" />
       </div>
     </div>
   </article>`;

@@ -1,6 +1,7 @@
 // Table settings before a game: vs bots (a table at once) or friends (a room to invite people into).
 import { get, post } from '../api.js';
 import { gameModule } from '../games/index.js';
+import { HelpButton } from '../help/index.js';
 import { html, useState } from '../lib.js';
 import { go } from '../router.js';
 import { toast } from '../state.js';
@@ -111,7 +112,8 @@ export function SetupScreen({ params }) {
   const games = useLoad(() => get('/api/games'));
   const game = games.data?.games.find((g) => g.name === params.game);
   const title = module ? `${module.title}: ${params.mode === 'bots' ? 'practice vs bots' : 'play with friends'}` : 'New game';
-  return html`<${Page} title=${title}>
+  return html`<${Page} title=${title}
+      actions=${module && html`<${HelpButton} game=${params.game} entry=${game} class="btn btn-small" />`}>
     ${!module && html`<p>There is no game called “${params.game}” here. <a href="#/lobby">Back to the lobby</a>.</p>`}
     ${module && games.loading && !games.data && html`<${Loading} />`}
     <${ErrorNote} error=${games.error} />

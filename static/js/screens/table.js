@@ -3,6 +3,7 @@
 // drawn by its module (games/<name>.js).
 import { get } from '../api.js';
 import { gameModule } from '../games/index.js';
+import { HelpButton } from '../help/index.js';
 import { html, useCallback, useEffect, useRef, useState } from '../lib.js';
 import { go } from '../router.js';
 import { refreshMe } from '../session.js';
@@ -347,7 +348,9 @@ export function TableScreen({ params, me }) {
   const finished = info.status === 'finished';
   const offline = store.connection !== 'open';
   const Game = module.Table;
-  return html`<${Page} title=${module.title} subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact>
+  const help = html`<${HelpButton} game=${info.game} view=${view} class="btn btn-small">
+    <span class="help-mark" aria-hidden="true">?</span><span class="help-words"> How to play</span><//>`;
+  return html`<${Page} title=${module.title} subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact actions=${help}>
     <div class=${`table-shell table-${info.game}`} data-version=${table.version}
         data-busy=${busy ? 'true' : 'false'}>
       <${MoneyBar} info=${info} />
