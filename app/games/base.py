@@ -119,6 +119,11 @@ def competition_ranking(keys: Sequence[Any], *, higher_is_better: bool) -> list[
     return placings
 
 
+# The event every engine's last move ends with, one name for all games (docs/engines.md). The table adds its own
+# `game_over` after it, once the game is recorded and paid, with the rewards.
+END_EVENT = "game_end"
+
+
 class Game(ABC):
     """One game in progress. Subclasses live in app/games/<name>/ and are registered in app/games/registry.py."""
 

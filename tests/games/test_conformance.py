@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.games.base import Event, Game, IllegalAction
+from app.games.base import END_EVENT, Event, Game, IllegalAction
 from app.games.registry import game_names, get_game
 from app.games.rng import HashRandom
 from app.games.simulate import make_bots, play_game
@@ -333,6 +333,17 @@ def test_the_end_has_placings_for_every_seat_and_nobody_left_to_act(name: str, p
     json.dumps(outcome.as_dict())
     assert game.acting_seats() == [] and game.deadlines() == []
     assert all(game.legal_actions(seat) == [] for seat in range(game.seat_count))
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+@suite
+@given(params=games)
+def test_the_last_move_ends_with_the_one_end_event_and_no_move_before_it_has_one(name: str, params) -> None:
+    seed, pick = params
+    record = play_out(new_game(name, f"end-event:{seed}", seats_for(name, pick)), random.Random(seed))
+    kinds = [[event[0]["type"] for event in step["events"]] for step in record]
+    assert kinds[-1][-1] == END_EVENT and kinds[-1].count(END_EVENT) == 1
+    assert not any(END_EVENT in step for step in kinds[:-1])
 
 
 @pytest.mark.parametrize("name", ALL_GAMES)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.base import Bot, Deadline, Event, Game, IllegalAction, Outcome
+from app.games.base import END_EVENT, Bot, Deadline, Event, Game, IllegalAction, Outcome
 from app.games.rng import random_from_state
 
 
@@ -83,7 +83,7 @@ class Race(Game):
         if s["total"] >= s["options"]["target"]:
             s["winner"] = seat
             s["bell"] = None
-            events.append(Event("won", {"seat": seat}))
+            events.append(Event(END_EVENT, {"seat": seat}))
             return events
         if s["total"] % 5 == 0:
             s["bells"] += 1

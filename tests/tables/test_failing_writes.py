@@ -123,7 +123,7 @@ async def test_a_settlement_that_keeps_failing_cancels_the_table_with_its_stakes
     assert table.status == "cancelled" and hooks.cancelled_for == "its result could not be saved"
     # The last move was saved and shown before settling began; then the cancellation.
     types = [e["type"] for e in listener.events()]
-    assert "won" in types and types[-1] == "table_cancelled"
+    assert "game_end" in types and types[-1] == "table_cancelled"
     await table.stop()
 
 

@@ -30,7 +30,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from app.games.base import Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.base import END_EVENT, Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.kapern.actions import KAPERN_ACTIONS
 from app.games.kapern.bots import EasyBot, HardBot, MediumBot
 from app.games.kapern.cards import (
@@ -436,7 +436,7 @@ class Kapern(Game):
         self.ended = {"reason": reason, "winner": winner}
         self.final_round = None
         outcome = self.outcome()
-        events.append(Event("game_over", outcome.as_dict()))
+        events.append(Event(END_EVENT, outcome.as_dict()))
 
     # ---------------------------------------------------------------------------------------- outcome
 

@@ -15,7 +15,7 @@ Actions (`legal_actions` lists them in exactly this shape):
 Events: "play" (seat, card, colour in play, cards_left, and pika/stack/skipped/direction when they apply),
 "pika_alert", "pika", "penalty" (the cards only for that seat), "draw" (count; the card and whether it goes only
 for the drawer), "keep", "take_stack" (stack, count; the cards only for the taker), "reshuffle", "hand_reordered"
-(the order only for that seat), "round_end" (reason, placings, cards_left).
+(the order only for that seat), "game_end" (reason, placings, cards_left).
 
 View (`view(seat)`; a spectator's has no "hand" and no "drawn_card"): to_act, turn, direction, hand (in the seat's
 own order), hand_counts, discard_top, colour, stack (amount, may_chain in words, chain_cards) or null, draw_pile
@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.games.base import Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.base import END_EVENT, Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.pika.actions import PIKA_ACTIONS
 from app.games.pika.cards import (
     CHAINS_ON_DRAW_TWO,
@@ -586,7 +586,7 @@ class Pika(Game):
         self._outcome = self._make_outcome()
         events.append(
             Event(
-                "round_end",
+                END_EVENT,
                 {"reason": reason, "placings": list(self._outcome.placings), "cards_left": list(self._outcome.scores)},
             )
         )

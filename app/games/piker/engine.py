@@ -59,7 +59,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from app.games.base import Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.base import END_EVENT, Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.piker.actions import PIKER_ACTIONS
 from app.games.piker.cards import (
     AT_AFTER_MARKET,
@@ -812,7 +812,7 @@ class Piker(Game):
         s["step"] = "over"
         s["turn"] = None
         events.append(
-            Event("game_over", {"scores": copy.deepcopy(scores), "placings": placings, "roll_off": roll_off})
+            Event(END_EVENT, {"scores": copy.deepcopy(scores), "placings": placings, "roll_off": roll_off})
         )
 
     # ------------------------------------------------------------------ view

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.games.base import Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
+from app.games.base import END_EVENT, Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.rng import RandomSource, random_from_state
 from app.games.stakes.actions import STAKES_ACTIONS
 from app.games.stakes.bots import EasyBot, HardBot, MediumBot
@@ -447,7 +447,7 @@ class Stakes(Game):
             self.over = True
             result = self.outcome()
             assert result is not None
-            events.append(Event("game_end", result.as_dict()))
+            events.append(Event(END_EVENT, result.as_dict()))
             return
         self._clear_rows()
         self._open_round(next_first, events)

@@ -364,6 +364,12 @@ function describe(event, { name, me }) {
       return `${name(event.leader)} was passed and takes one more turn.`;
     case 'play_goes_on':
       return `Nobody holds ${number(event.target)} after the last turns: play goes on, and the next to end a turn at ${number(event.target)} wins.`;
+    case 'game_end': {
+      const winners = event.placings.map((place, seat) => (place === 1 ? seat : null)).filter((seat) => seat !== null);
+      if (!winners.length) return 'The game is over.';
+      const verb = winners.length === 1 && winners[0] !== me ? 'wins' : 'win';
+      return `${listNames(winners.map(name))} ${verb} the game with ${number(event.scores[winners[0]])} points.`;
+    }
     default:
       return null;
   }

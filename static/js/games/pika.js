@@ -437,7 +437,7 @@ function describe(event, { name, me }) {
       return `${who} did not call Pika in time and drew ${plural(event.count, 'card')}.`;
     case 'reshuffle':
       return 'The discard pile was shuffled into a new draw pile.';
-    case 'round_end': {
+    case 'game_end': {
       if (event.reason === 'stalemate') return 'Nobody could draw or play: the round ends, fewest cards first.';
       const out = (event.placings || []).map((place, seat) => (place === 1 ? name(seat) : null)).filter(Boolean);
       if (!out.length) return 'The round is over.';

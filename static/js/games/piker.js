@@ -443,6 +443,12 @@ function describe(event, { name, me }) {
       return event.added ? `${who} added a face-down ${TIER_NAMES[event.tier]} card to the market.` : `${who} added no extra card.`;
     case 'round_started':
       return `Round ${event.round} begins; ${name(event.first_player)} ${event.first_player === me ? 'are' : 'is'} first player.`;
+    case 'game_end': {
+      const winner = event.placings.indexOf(1);
+      if (winner < 0) return 'The game is over.';
+      const tie = event.roll_off && event.roll_off.length ? ' after a roll-off for the tie' : '';
+      return `${name(winner)} ${winner === me ? 'win' : 'wins'} the game with ${event.scores[winner].total} VP secured${tie}.`;
+    }
     default:
       return null;
   }

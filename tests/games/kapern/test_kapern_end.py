@@ -38,7 +38,7 @@ def test_final_round_every_other_player_takes_one_last_turn():
     assert game.view(0)["end"]["last_turns"] == [2]
     assert not game.is_over
     events = play_turn(game)
-    assert events[-1].type == "game_over"
+    assert events[-1].type == "game_end"
     outcome = game.outcome()
     assert outcome.placings == [1, 2, 3]
     assert outcome.scores == [10600, 200, 0]
@@ -86,7 +86,7 @@ def test_play_goes_on_when_nobody_holds_8000_after_the_last_turns_then_the_next_
     play_turn(game)  # seat 1: 0
     assert not game.is_over
     events = play_turn(game)  # seat 0: 2600 more, 10000: wins at once
-    assert events[-1].type == "game_over"
+    assert events[-1].type == "game_end"
     assert game.outcome().placings == [1, 2]
     assert game.outcome().summary["reason"] == "reached_8000_after_the_last_turns"
 
@@ -102,7 +102,7 @@ def test_pirate_magic_wins_at_once_even_behind():
     game = new_game(["pirate", "gold_coin"], ["8 coins", "8 coins"])
     play_turn(game)  # seat 0: 10600, the last turns begin
     events = play_turn(game)  # seat 1: a set of nine: 5400 and the game
-    assert events[-1].type == "game_over"
+    assert events[-1].type == "game_end"
     outcome = game.outcome()
     assert outcome.scores == [10600, 5400]
     assert outcome.placings == [2, 1]

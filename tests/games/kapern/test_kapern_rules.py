@@ -385,7 +385,7 @@ def test_nine_of_a_kind_is_pirate_magic_and_wins_at_once():
     events = game.apply(0, stop())
     assert last_turn(game)["points"] == 5400
     assert last_turn(game)["pirate_magic"]
-    assert events[-1].type == "game_over"
+    assert events[-1].type == "game_end"
     assert game.outcome().placings == [1, 2]
     assert game.outcome().summary["reason"] == "pirate_magic"
 

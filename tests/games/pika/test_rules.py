@@ -230,7 +230,7 @@ def test_a_whole_table_of_turns_with_nothing_to_draw_and_no_play_ends_the_round_
     act(game, 1, "draw")
     assert game.outcome() is None
     events = act(game, 2, "draw")
-    assert types(events) == ["draw", "round_end"]
+    assert types(events) == ["draw", "game_end"]
     outcome = game.outcome()
     assert outcome.summary["reason"] == "stalemate"
     assert outcome.placings == [2, 1, 3]
@@ -556,7 +556,7 @@ def test_two_alerts_may_be_open_at_once():
 def test_a_player_who_plays_their_last_card_wins_and_the_round_ends_at_once():
     game = position([["red-3"], ["green-1", "green-2"], ["blue-1"] * 2 + ["blue-2"]], ["red-9"], called=[0])
     events = play(game, 0, "red-3")
-    assert types(events) == ["play", "round_end"]
+    assert types(events) == ["play", "game_end"]
     outcome = game.outcome()
     assert outcome.placings == [1, 2, 3] and outcome.scores == [0, 2, 3]
     assert outcome.summary["reason"] == "went_out"
@@ -576,7 +576,7 @@ def test_a_last_plus_two_keeps_the_round_going_until_someone_takes_the_stack():
     assert game.outcome() is None
     assert game.view(1)["hand_counts"] == [0, 2]
     events = act(game, 1, "take_stack")  # the taker takes it even though the round then ends
-    assert types(events) == ["take_stack", "round_end"]
+    assert types(events) == ["take_stack", "game_end"]
     assert game.outcome().placings == [1, 2]
     assert game.outcome().scores == [0, 4]
     assert game.outcome().summary["reason"] == "stack_taken"
@@ -618,7 +618,7 @@ def test_two_players_reaching_zero_cards_through_one_stack_are_first_equal():
     play(game, 1, "green-+2")
     assert game.outcome() is None
     events = act(game, 2, "take_stack")
-    assert events[-1].type == "round_end"
+    assert events[-1].type == "game_end"
     outcome = game.outcome()
     assert outcome.placings == [1, 1, 3]
     assert outcome.winners() == [0, 1]

@@ -455,7 +455,7 @@ def test_after_round_six_each_player_scores_secured_cards_dividends_and_set_bonu
         seat1={"secured": ["mining-8"]},
     )
     assert not of_type(events, "piker_taken")
-    over = only(events, "game_over")
+    over = only(events, "game_end")
     assert over.public["scores"][0] == {
         "secured_cards": 7 + 5 + 3,
         "dividends": 3,
@@ -483,7 +483,7 @@ def test_a_tie_for_first_is_settled_by_two_dice_each_highest_total_wins():
     give(game, 0, secured=["energy-2"])
     give(game, 1, secured=["shipping-2"])
     events = place_rest(game, {0: 0, 1: 0})
-    over = only(events, "game_over")
+    over = only(events, "game_end")
     assert over.public["roll_off"] == [
         [{"seat": 0, "dice": [3, 4], "total": 7}, {"seat": 1, "dice": [5, 2], "total": 7}],
         [{"seat": 0, "dice": [6, 6], "total": 12}, {"seat": 1, "dice": [1, 1], "total": 2}],
