@@ -33,6 +33,7 @@ from app.games.registry import UnknownGame, game_names, get_game
 from app.ledger.service import InsufficientFunds
 from app.online.queues import Matchmaker, Queue, Step
 from app.online.stakes import StakeLedger
+from app.ratings.service import RatingService
 from app.tables.actor import Seat
 from app.tables.manager import new_table_id
 
@@ -68,13 +69,14 @@ TableFactory = Callable[..., Awaitable[Any]]
 
 class MatchmakingService:
     def __init__(self, runtime: Any, tables: Any, hub: Any, stakes: StakeLedger, *,
-                 create_table: TableFactory | None = None):
+                 create_table: TableFactory | None = None, ratings: RatingService | None = None):
         self.runtime = runtime
         self.settings = runtime.settings
         self.clock = runtime.clock
         self.tables = tables
         self.hub = hub
         self.stakes = stakes
+        self.ratings = ratings or RatingService(runtime.clock)
         self.matchmaker = Matchmaker(runtime.redis)
         self.create_table: TableFactory = create_table or tables.create
         self._watchers: set[asyncio.Task] = set()
