@@ -4,6 +4,7 @@ the game records gives back the stored ratings exactly."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from sqlalchemy import select, update
@@ -13,6 +14,7 @@ from app.ratings.rating import (BOT_DECIDED, NEW_PLAYER, PROVISIONAL_GAMES, UNRA
                                 rate_game)
 from app.tables.models import GameRecord
 from tests.online.online_support import PlayedTable, finish, human, new_id, simulated
+from tests.support.server import run_cli
 
 
 def person(user_id: int, placing: int, *, left: bool = False) -> RatedSeat:
@@ -118,7 +120,7 @@ async def test_friends_games_and_bot_decided_games_leave_ratings_alone(quiet):
     assert (await stored_rating(quiet, bob.id)).games == 0
 
 
-async def test_recomputing_from_the_game_records_gives_back_the_stored_ratings_exactly(quiet):
+async def test_recomputing_from_the_game_records_gives_back_the_stored_ratings_exactly(quiet, tmp_path):
     users = [await quiet.create_user(f"player{n}") for n in range(7)]
     rng = random.Random(2024)
     for _ in range(40):
@@ -144,8 +146,14 @@ async def test_recomputing_from_the_game_records_gives_back_the_stored_ratings_e
     async with quiet.runtime.reader() as session:
         drifted = await ratings.stored(session)
     assert again.differences(drifted) and again.differences(drifted)[0].startswith(f"rating of user {first[0]}")
-    # The repair stores the recomputed ratings.
-    async with quiet.runtime.transaction() as session:
-        await ratings.replace(session, again)
+    # The operator's command finds it, and repairs it.
+    settings = quiet.settings
+    env = {"DATABASE_URL": settings.database_url, "DATA_DIR": str(settings.data_dir), "REDIS_URL": settings.redis_url}
+    check = await asyncio.to_thread(run_cli, tmp_path, "ratings", "recompute", "--check", env=env)
+    assert check.returncode == 1 and f"rating of user {first[0]}" in check.stderr
+    repair = await asyncio.to_thread(run_cli, tmp_path, "ratings", "recompute", env=env)
+    assert repair.returncode == 0 and "ratings recomputed and stored" in repair.stdout
+    again_check = await asyncio.to_thread(run_cli, tmp_path, "ratings", "recompute", "--check", env=env)
+    assert again_check.returncode == 0 and "ratings match the game records" in again_check.stdout, again_check.stderr
     async with quiet.runtime.reader() as session:
         assert again.differences(await ratings.stored(session)) == []
