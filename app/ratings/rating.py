@@ -59,6 +59,11 @@ def bot_skill(level: str | None) -> Skill:
     return Skill(mu, sigma)
 
 
+def bot_shown(level: str | None) -> dict[str, Any]:
+    """A bot's fixed rating as a seat shows it (never provisional: it does not move)."""
+    return {**bot_skill(level).shown(), "provisional": False, "fixed": True}
+
+
 @dataclass(frozen=True)
 class RatedSeat:
     """What rating reads of one seat of a finished game (a live table's seat or a game record's)."""

@@ -157,3 +157,54 @@ async def test_recomputing_from_the_game_records_gives_back_the_stored_ratings_e
     assert again_check.returncode == 0 and "ratings match the game records" in again_check.stdout, again_check.stderr
     async with quiet.runtime.reader() as session:
         assert again.differences(await ratings.stored(session)) == []
+
+
+# --- profiles -----------------------------------------------------------------------------------------------
+
+
+async def logged_in(quiet, user):
+    client = quiet.new_client()
+    client.cookies.set("ts_session", await quiet.session_token(user.id))
+    return client
+
+
+async def test_a_profile_shows_level_rating_record_and_recent_rated_games_and_nothing_private(quiet):
+    ada, bob = await quiet.create_user("Ada"), await quiet.create_user("bob")
+    await settle(quiet, [human(ada), human(bob)], [1, 2])
+    quiet.clock.advance(seconds=1)
+    await settle(quiet, [human(ada), human(bob), simulated()], [3, 1, 2], bot_filled=True)
+    quiet.clock.advance(seconds=1)
+    await settle(quiet, [human(ada), human(bob)], [1, 2], mode="friends")  # private between friends: not shown
+    quiet.clock.advance(seconds=1)
+    await settle(quiet, [human(ada), human(bob, left=True)], [2, 1], game="kapern")  # bot-decided: moves nothing
+    client = await logged_in(quiet, bob)
+    answer = await client.get("/api/users/ADA")  # names compare case-insensitively
+    assert answer.status_code == 200
+    profile = answer.json()
+    assert profile["username"] == "Ada" and profile["level"] >= 1 and not profile["me"]
+    pika = next(game for game in profile["games"] if game["game"] == "pika")
+    assert (pika["played"], pika["won"], pika["left"], pika["games"]) == (2, 1, 0, 2)
+    assert pika["provisional"] and isinstance(pika["rating"], int) and pika["deviation"] > 0
+    kapern = next(game for game in profile["games"] if game["game"] == "kapern")
+    assert (kapern["played"], kapern["games"], kapern["rating"]) == (1, 0, 1000)
+    assert [game["mode"] for game in profile["recent"]] == ["online", "online", "online"]  # newest first
+    assert profile["recent"][0]["game"] == "kapern" and profile["recent"][0]["rating"] is None
+    assert profile["recent"][1]["placing"] == 3 and profile["recent"][1]["rating"]["change"] < 0
+    assert profile["recent"][2]["rating"]["change"] > 0 and profile["recent"][2]["rating"]["before"] == 1000
+    text = answer.text.lower()
+    for private in ("balance", "coins", "email", "password", "user_id", "xp", "boost", "friends"):
+        assert f'"{private}' not in text, private
+    assert (await client.get("/api/users/bob")).json()["me"]
+
+
+async def test_an_unknown_player_or_a_guest_has_no_profile_and_strangers_see_nothing(quiet):
+    bob = await quiet.create_user("bob")
+    client = await logged_in(quiet, bob)
+    missing = await client.get("/api/users/nobody-here")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_such_user"
+    guest = (await quiet.new_client().post("/api/auth/guest")).json()
+    assert (await client.get(f"/api/users/{guest['username']}")).status_code == 404
+    assert (await client.get("/api/users/a")).status_code == 422  # not a username at all
+    assert (await quiet.new_client().get("/api/users/bob")).status_code == 401  # players only
+    shared = await quiet.new_client().get("/u/bob", follow_redirects=False)
+    assert shared.status_code == 307 and shared.headers["location"] == "/#/u/bob"
