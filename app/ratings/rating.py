@@ -2,8 +2,8 @@
 moves them, and how a rating is shown. No I/O: the live settlement (service.py) and the recomputation from the game
 records both call `rate_game`, so they cannot disagree.
 
-- Rated: finished online and staked games (platform.md, "The four modes": the matchmade modes, where nobody picks
-  their opponents). Friends games are not rated: the players choose each other (and the host may add bots of any
+- Rated: finished online and staked games between at least two people (platform.md, "The four modes": the
+  matchmade modes, where nobody picks their opponents). Friends games are not rated: the players choose each other (and the host may add bots of any
   level), so a rating there could be farmed; vs-bots games are practice.
 - Simulated players (and any bot seat) take part with a fixed rating for their level and never move.
 - A seat counted as having left (platform.md, leaving: a bot played more than half of that person's turns, or the
@@ -35,6 +35,7 @@ MODEL = PlackettLuce(mu=25.0, sigma=25.0 / 3.0, beta=25.0 / 6.0, kappa=0.0001, t
 
 # Why a game moved no rating.
 UNRATED_MODE = "unrated_mode"
+ONE_PERSON = "one_person"  # ratings move in games between people: one person and simulated players is not one
 BOT_DECIDED = "bot_decided"
 
 
@@ -102,6 +103,8 @@ def unrated_reason(mode: str, seats: Sequence[RatedSeat]) -> str | None:
     if mode not in RATED_MODES:
         return UNRATED_MODE
     humans = people(seats)
+    if len(humans) < 2:
+        return ONE_PERSON
     leavers = sum(1 for seat in humans if seat.left)
     if len(humans) - leavers < 2 or leavers * 2 >= len(humans):
         return BOT_DECIDED

@@ -10,7 +10,7 @@ import random
 from sqlalchemy import select, update
 
 from app.ratings.models import Rating, RatingHistory
-from app.ratings.rating import (BOT_DECIDED, NEW_PLAYER, PROVISIONAL_GAMES, UNRATED_MODE, RatedSeat, Skill,
+from app.ratings.rating import (BOT_DECIDED, NEW_PLAYER, ONE_PERSON, PROVISIONAL_GAMES, UNRATED_MODE, RatedSeat, Skill,
                                 rate_game)
 from app.tables.models import GameRecord
 from tests.online.online_support import PlayedTable, finish, human, new_id, simulated
@@ -64,7 +64,7 @@ def test_games_decided_mostly_by_covering_bots_and_unrated_modes_move_nobody():
     # half of the people left
     four = [person(1, 1), person(2, 2), person(3, 3, left=True), person(4, 4, left=True)]
     assert rate_game("online", four, {}).unrated == BOT_DECIDED
-    assert rate_game("online", [person(1, 1), bot(2), bot(3)], {}).unrated == BOT_DECIDED  # one person alone
+    assert rate_game("online", [person(1, 1), bot(2), bot(3)], {}).unrated == ONE_PERSON  # not between people
     for mode in ("friends", "bots"):
         assert rate_game(mode, [person(1, 1), person(2, 2)], {}).unrated == UNRATED_MODE
     # Fewer than half left: the leaver is out of the rating, the others are rated among themselves.
