@@ -236,7 +236,8 @@ async def bench_ratings(redis: Any, settings: Settings, run_name: str, minutes: 
                 ended = (f"formed, {result.completed} of them completed by simulated players"
                          if queue.mode == "online" else f"formed, {result.cancelled} cancelled at the fill time")
                 row.append(f"{'rated' if rated else 'plain'}: spread {spread:4.0f}, wait median "
-                           f"{statistics.median(waits) / 1000:4.1f} s, p95 {p95:4.1f} s, max {waits[-1] / 1000:4.1f} s, "
+                           f"{statistics.median(waits) / 1000:4.1f} s, p95 {p95:4.1f} s, "
+                           f"max {waits[-1] / 1000:4.1f} s, "
                            f"{result.tables} tables {ended}")
             lines.append(row[0] + "\n      " + "\n      ".join(row[1:]))
     return lines

@@ -3,8 +3,8 @@ moves them, and how a rating is shown. No I/O: the live settlement (service.py) 
 records both call `rate_game`, so they cannot disagree.
 
 - Rated: finished online and staked games between at least two people (platform.md, "The four modes": the
-  matchmade modes, where nobody picks their opponents). Friends games are not rated: the players choose each other (and the host may add bots of any
-  level), so a rating there could be farmed; vs-bots games are practice.
+  matchmade modes, where nobody picks their opponents). Friends games are not rated: the players choose each other
+  (and the host may add bots of any level), so a rating there could be farmed; vs-bots games are practice.
 - Simulated players (and any bot seat) take part with a fixed rating for their level and never move.
 - A seat counted as having left (platform.md, leaving: a bot played more than half of that person's turns, or the
   person resigned) was decided by a covering bot: it is left out, and its person's rating does not move.

@@ -180,7 +180,8 @@ class Recomputed:
         found: list[str] = []
         for key in sorted(set(self.ratings) | set(other.ratings)):
             if self.ratings.get(key) != other.ratings.get(key):
-                found.append(f"rating of user {key[0]} in {key[1]}: {self.ratings.get(key)} != {other.ratings.get(key)}")
+                found.append(f"rating of user {key[0]} in {key[1]}: "
+                             f"{self.ratings.get(key)} != {other.ratings.get(key)}")
         mine, theirs = {row[:2]: row for row in self.history}, {row[:2]: row for row in other.history}
         for key in sorted(set(mine) | set(theirs)):
             if mine.get(key) != theirs.get(key):
