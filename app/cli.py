@@ -47,6 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
     guest_actions = guests.add_subparsers(dest="guests_action", metavar="ACTION", required=True)
     guest_actions.add_parser("clean-up", help="delete guests older than GUEST_TTL_DAYS that never signed up")
 
+    ratings = commands.add_parser("ratings", help="ratings per game (operator)")
+    rating_actions = ratings.add_subparsers(dest="ratings_action", metavar="ACTION", required=True)
+    recompute = rating_actions.add_parser(
+        "recompute", help="recompute every rating from the game records and store them (or only compare: --check)")
+    recompute.add_argument("--check", action="store_true",
+                           help="change nothing; exit 1 if the stored ratings differ from the recomputed ones")
+
     from app.games import simulate
 
     simulate.add_arguments(commands.add_parser("simulate", help="play bots against each other in-process"))
@@ -87,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app import commands
 
         return commands.remove_stale_guests()
+    if command == "ratings":
+        from app import commands
+
+        return commands.ratings_recompute(args.check)
     if command == "simulate":
         from app.games import simulate
 

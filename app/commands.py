@@ -1,5 +1,5 @@
-"""What `tablestakes serve`, `migrate`, `grant`, `grant-item`, `league close-week` and `replay` do (app/cli.py parses
-the arguments)."""
+"""What `tablestakes serve`, `migrate`, `grant`, `grant-item`, `league close-week`, `ratings recompute` and `replay`
+do (app/cli.py parses the arguments)."""
 
 from __future__ import annotations
 
@@ -293,3 +293,37 @@ async def _remove_stale_guests(settings: Settings) -> int:
             removed += batch
             if batch == 0:
                 return removed
+
+
+def ratings_recompute(check: bool) -> int:
+    """Recompute every rating from the game records (docs/ratings.md). With `check`: compare with the stored ratings
+    and history, change nothing, exit 1 if they differ. Without: store the recomputed ones in their place (one
+    transaction; run it while no rated game is settling, e.g. with the nodes stopped)."""
+    return asyncio.run(_ratings_recompute(Settings(), check))
+
+
+async def _ratings_recompute(settings: Settings, check: bool) -> int:
+    from app.ratings.service import RatingService
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    async with open_runtime(settings) as runtime:
+        ratings = RatingService(runtime.clock)
+        async with runtime.reader() as session:
+            again = await ratings.recompute(session)
+            stored = await ratings.stored(session)
+        differences = again.differences(stored)
+        summary = f"{len(again.ratings)} ratings from {len({row[0] for row in again.history})} rated games"
+        if check:
+            if differences:
+                print(f"ratings differ from the game records ({summary}):", file=sys.stderr)
+                for line in differences:
+                    print(f"  {line}", file=sys.stderr)
+                return 1
+            print(f"ratings match the game records: {summary}")
+            return 0
+        async with runtime.transaction() as session:
+            await ratings.replace(session, again)
+        print(f"ratings recomputed and stored: {summary}"
+              + (f" ({len(differences)}{'+' if len(differences) >= 20 else ''} differed)" if differences else ""))
+    return 0

@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     queue_grace_seconds: float = 10.0  # a queued player whose socket closed keeps the seat this long (a reload)
     simulated_player_level: str = "medium"  # the bot level of the simulated players that fill online tables
     matchmaking_tick_seconds: float = 0.5  # how often forming tables are checked against their fill time
+    # Matchmaking by rating (docs/ratings.md): a forming table takes players within this many rating points of its
+    # players' mean, the window widening by the second as the table waits, and anyone once it has waited this
+    # fraction of its fill time.
+    matchmaking_rating_window: float = Field(default=100.0, ge=0)
+    matchmaking_rating_widen_per_second: float = Field(default=25.0, ge=0)
+    matchmaking_rating_open_fraction: float = Field(default=0.5, ge=0, le=1)
     league_check_seconds: float = 60.0  # how often ended league weeks are closed (and stranded pots refunded)
     rematch_wait_seconds: float = 30.0  # how long a rematch waits for everyone's answer before starting anyway
     turn_timer_seconds: float = 30.0

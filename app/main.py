@@ -23,6 +23,7 @@ from app.core.http import (BodyLimitMiddleware, FiniteJsonMiddleware, RequestCon
 from app.friends.endpoints import router as friends_router
 from app.ledger.endpoints import router as ledger_router
 from app.ops import router as ops_router
+from app.ratings.endpoints import router as ratings_router
 from app.realtime.setup import install_routes, open_realtime
 from app.runtime import open_runtime
 
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.include_router(accounts_router)
     app.include_router(ledger_router)
     app.include_router(friends_router)
+    app.include_router(ratings_router)
     install_routes(app)  # tables, rooms, invitations, games and the /ws socket
 
     _mount_client(app, settings)

@@ -11,6 +11,11 @@ forms):
   a table forms, the matched notices (no sockets: nobody listens) and a table factory that records instead of
   starting a game;
 - `staked`: the same for staked tables, so every seat is also a ledger transfer into the pot and a `confirm` step.
+- `ratings`: matchmaking by rating against matchmaking without it, on the same arrivals in simulated time (the
+  Lua steps alone, ticking every 500 ms: `merge`, then the fill time): players with ratings drawn around 1000
+  (sd 250) arrive at a steady rate; for each rate it prints the median rating spread at a formed table (people
+  only), the median / 95th percentile / longest wait, and how many online tables simulated players completed (or
+  staked tables were cancelled). `--ratings-only` runs just this one (no database needed).
 With DATABASE_URL unset it uses a temporary SQLite file; against a configured database it migrates it and leaves
 its bench users (`mm<run>_<n>`) behind: point it at a scratch database. The Redis database is not flushed; the keys
 the bench makes are removed as tables form (a few unformed ones stay until their fill time passes). Prints numbers;
@@ -38,7 +43,7 @@ from app.config import Settings  # noqa: E402
 from app.core import migrations  # noqa: E402
 from app.core.db import create_engine  # noqa: E402
 from app.online.matchmaking import MatchmakingService  # noqa: E402
-from app.online.queues import Matchmaker, Queue  # noqa: E402
+from app.online.queues import Matchmaker, Queue, RatingWindow  # noqa: E402
 from app.online.stakes import StakeLedger  # noqa: E402
 from app.runtime import open_runtime  # noqa: E402
 
@@ -138,11 +143,121 @@ async def bench_service(runtime: Any, players: int, concurrency: int, run: str, 
     return sum(recorder.seated.values()), seconds
 
 
+class RatingRun:
+    """One simulated stretch of a queue: who arrived when, where they sat, how long they waited."""
+
+    def __init__(self) -> None:
+        self.spreads: list[int] = []
+        self.waits: list[int] = []
+        self.tables = 0
+        self.completed = 0  # online tables simulated players completed
+        self.cancelled = 0  # staked tables cancelled at the fill time (their players' waits end there too)
+
+
+async def simulate_ratings(redis: Any, queue: Queue, rate_per_minute: float, *, rated: bool, fill_ms: int,
+                           window: RatingWindow, seed: int, minutes: float, first_user: int) -> RatingRun:
+    import random
+
+    matchmaker = Matchmaker(redis)
+    rng = random.Random(seed)
+    staked = queue.mode == "staked"
+    arrivals: list[tuple[int, int, int]] = []
+    at = rng.expovariate(rate_per_minute / 60_000)
+    while at < minutes * 60_000:  # nobody arrives later: the last fill times run out before the run ends
+        arrivals.append((int(at), first_user + len(arrivals), round(rng.gauss(1000, 250))))
+        at += rng.expovariate(rate_per_minute / 60_000)
+    ratings = {user: rating for _, user, rating in arrivals}
+    arrived: dict[int, int] = {}
+    run = RatingRun()
+    start = int(time.time() * 1000)
+
+    def formed(step: Any, now: int) -> None:
+        people = [ratings[user] for user in step.user_ids]
+        run.tables += 1
+        run.completed += len(people) < queue.seats
+        run.spreads.append(max(people) - min(people))
+        run.waits.extend(now - arrived[user] for user in step.user_ids)
+
+    index, now = 0, 0
+    while now <= minutes * 60_000 + 2 * fill_ms:
+        while index < len(arrivals) and arrivals[index][0] <= now:
+            _, user, rating = arrivals[index]
+            arrived[user] = now
+            step = await matchmaker.join(queue, user, connection="bench", candidate=f"bench-{seed}-{user}",
+                                         now_ms=start + now, fill_ms=fill_ms, staking=staked,
+                                         rating=rating if rated else None, window=window if rated else None)
+            if staked:
+                step = await matchmaker.confirm(step.table or "", user, step.ticket or 0)
+            if step.status == "formed":
+                formed(step, now)
+            index += 1
+        for step in await matchmaker.merge(start + now):
+            if step.status == "moved" and staked:
+                for user, _, ticket in step.moves:  # the stake moves from pot to pot, then the seat is confirmed
+                    confirmed = await matchmaker.confirm(step.table or "", user, ticket)
+                    if confirmed.status == "formed":
+                        formed(confirmed, now)
+            elif step.status == "formed":
+                formed(step, now)
+        for step in await matchmaker.due(start + now):
+            if step.status == "formed":
+                formed(step, now)
+            elif step.status == "cancelled":
+                run.cancelled += 1
+                run.waits.extend(now - arrived[user] for user in step.user_ids)
+        now += 500
+    for user in list(arrived):  # let the bench's players go
+        where = await matchmaker.where(user)
+        if where[1]:
+            await matchmaker.unseat(where[1], [user])
+    return run
+
+
+async def bench_ratings(redis: Any, settings: Settings, run_name: str, minutes: float) -> list[str]:
+    import statistics
+
+    lines = []
+    cases = [(Queue(f"bench-{run_name}-pika", 3, "online"), settings.online_fill_seconds),
+             (Queue(f"bench-{run_name}-stakes", 2, "staked", 100), settings.staked_fill_seconds)]
+    user = 2 * 10**9
+    for queue, fill in cases:
+        fill_ms = int(fill * 1000)
+        window = RatingWindow(settings.matchmaking_rating_window, settings.matchmaking_rating_widen_per_second,
+                              int(fill_ms * settings.matchmaking_rating_open_fraction))
+        for rate in (2.0, 6.0, 30.0, 120.0):
+            row = [f"  {queue.mode:6s} {queue.seats} seats, {rate:5.0f} players/min:"]
+            for rated in (False, True):
+                result = await simulate_ratings(redis, queue, rate, rated=rated, fill_ms=fill_ms, window=window,
+                                                seed=int(rate * 10), minutes=minutes, first_user=user)
+                user += 100_000
+                waits = sorted(result.waits)
+                spread = statistics.median(result.spreads) if result.spreads else float("nan")
+                p95 = waits[int(0.95 * (len(waits) - 1))] / 1000 if waits else float("nan")
+                ended = (f"formed, {result.completed} of them completed by simulated players"
+                         if queue.mode == "online" else f"formed, {result.cancelled} cancelled at the fill time")
+                row.append(f"{'rated' if rated else 'plain'}: spread {spread:4.0f}, wait median "
+                           f"{statistics.median(waits) / 1000:4.1f} s, p95 {p95:4.1f} s, "
+                           f"max {waits[-1] / 1000:4.1f} s, "
+                           f"{result.tables} tables {ended}")
+            lines.append(row[0] + "\n      " + "\n      ".join(row[1:]))
+    return lines
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2000, help="players queueing in each measurement")
     parser.add_argument("--concurrency", type=int, default=32, help="queue requests in flight at once (<= 90)")
+    parser.add_argument("--ratings-only", action="store_true", help="only the matchmaking-by-rating simulation")
+    parser.add_argument("--minutes", type=float, default=10.0, help="simulated minutes of arrivals per queue and rate")
     args = parser.parse_args()
+    if args.ratings_only:
+        settings = Settings()
+        async with open_runtime(settings) as runtime:
+            print(f"matchmaking by rating: {args.minutes:g} simulated minutes per queue and arrival rate; spread = "
+                  "median of (highest - lowest rating) of the people at a formed table; waits in simulated time")
+            for line in await bench_ratings(runtime.redis, settings, secrets.token_hex(3), args.minutes):
+                print(line)
+        return
     concurrency = min(args.concurrency, 90)  # redis-py's async pool refuses past 100 connections
     with tempfile.TemporaryDirectory() as scratch:
         overrides: dict[str, object] = {"data_dir": Path(scratch)}
@@ -165,6 +280,10 @@ async def main() -> None:
             assert totals.consistent, totals
         for name, (matched, seconds) in measurements:
             print(f"  {name:7s} {matched:6d} players matched in {seconds:6.2f} s: {matched / seconds:9.0f} players/s")
+        async with open_runtime(settings) as runtime:
+            print("matchmaking by rating (simulated time; `--ratings-only` for just this):")
+            for line in await bench_ratings(runtime.redis, settings, run, args.minutes):
+                print(line)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from app.core.errors import Conflict
 from app.games.registry import get_game
 from app.ledger.service import LedgerService
 from app.online.models import LeagueStanding, LeagueWeek
+from app.ratings.models import Rating
+from app.ratings.rating import NEW_PLAYER, Skill
 from app.tables.rewards import split_places
 
 LEAGUE_MODES = ("online", "staked")  # platform.md: the only modes that count for the league
@@ -98,12 +100,16 @@ class LeagueService:
         """One game's standings for one week, best first, with places (1, 2, 2, 4) and, if given, my row."""
         starts_at, ends_at = week_bounds(week)
         place = func.rank().over(order_by=standings_table.c.points.desc()).label("place")
-        ranked = (select(place, User.username, standings_table.c.points, standings_table.c.games)
+        ranked = (select(place, User.username, standings_table.c.points, standings_table.c.games, Rating.mu,
+                         Rating.sigma, Rating.games.label("rated_games"))
                   .join(User, User.id == standings_table.c.user_id)
+                  .outerjoin(Rating, (Rating.user_id == standings_table.c.user_id) & (Rating.game == game))
                   .where(standings_table.c.game == game, standings_table.c.week == week)
                   .order_by(standings_table.c.points.desc(), User.username_key)
                   .limit(limit).offset(offset))
-        rows = [{"place": int(r.place), "username": r.username, "points": r.points, "games": r.games}
+        # Each player's rating in this game beside their points (a player whose games never moved it: a new one's).
+        rows = [{"place": int(r.place), "username": r.username, "points": r.points, "games": r.games,
+                 "rating": (Skill(r.mu, r.sigma, r.rated_games) if r.mu is not None else NEW_PLAYER).shown()}
                 for r in (await session.execute(ranked)).all()]
         total = (await session.execute(select(func.count()).select_from(standings_table).where(
             standings_table.c.game == game, standings_table.c.week == week))).scalar_one()

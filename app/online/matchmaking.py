@@ -8,6 +8,9 @@ seated together when a table forms.
   down; nobody sits without the coins. If the table is not full at the fill time (default 60 s) it is cancelled and
   every stake is refunded. Leaving the queue (or closing the socket that queued) refunds one's stake.
 - Nobody waits in two queues, nor queues while seated at a matchmade table that is still being played.
+- By rating (docs/ratings.md): a player sits at the forming table of similar rating; the window widens while a
+  table waits and takes anyone at half its fill time (MATCHMAKING_RATING_*), when the tables of a queue are pulled
+  together again (`tick` merges them; a staked player's stake moves with them). The fill time does not change.
 - Staked tables open at level STAKED_MIN_LEVEL (default 2: 100 XP, three to five online or friends games played to
   the end). Staked tables are the one way coins pass between players, so without it every new account's welcome
   coins could be lost on purpose to a main account; XP comes only from games actually played (never vs bots, never
@@ -31,8 +34,10 @@ from app.core.errors import AppError, Conflict, Forbidden
 from app.games.base import IllegalAction
 from app.games.registry import UnknownGame, game_names, get_game
 from app.ledger.service import InsufficientFunds
-from app.online.queues import Matchmaker, Queue, Step
+from app.online.queues import Matchmaker, Queue, RatingWindow, Step
 from app.online.stakes import StakeLedger
+from app.ratings.rating import bot_shown
+from app.ratings.service import RatingService
 from app.tables.actor import Seat
 from app.tables.manager import new_table_id
 
@@ -68,13 +73,14 @@ TableFactory = Callable[..., Awaitable[Any]]
 
 class MatchmakingService:
     def __init__(self, runtime: Any, tables: Any, hub: Any, stakes: StakeLedger, *,
-                 create_table: TableFactory | None = None):
+                 create_table: TableFactory | None = None, ratings: RatingService | None = None):
         self.runtime = runtime
         self.settings = runtime.settings
         self.clock = runtime.clock
         self.tables = tables
         self.hub = hub
         self.stakes = stakes
+        self.ratings = ratings or RatingService(runtime.clock)
         self.matchmaker = Matchmaker(runtime.redis)
         self.create_table: TableFactory = create_table or tables.create
         self._watchers: set[asyncio.Task] = set()
@@ -126,7 +132,8 @@ class MatchmakingService:
             await self._check_funds(user_id, queue.stake)
         fill = self.settings.staked_fill_seconds if staked else self.settings.online_fill_seconds
         step = await self.matchmaker.join(queue, user_id, connection=connection, candidate=new_table_id(),
-                                          now_ms=self._now_ms(), fill_ms=int(fill * 1000), staking=staked)
+                                          now_ms=self._now_ms(), fill_ms=int(fill * 1000), staking=staked,
+                                          rating=await self._rating(user_id, queue.game), window=self._window(fill))
         if step.status == "already_queued":
             raise AlreadyQueued()
         if step.status == "already_seated":
@@ -216,6 +223,14 @@ class MatchmakingService:
                 await self.unqueue(user_id, connection=connection)
             except Exception:
                 log.exception("could not take user %s out of the queue", user_id)
+        for step in await self.matchmaker.merge(self._now_ms()):
+            try:
+                if step.status == "moved":
+                    await self._moved(step)
+                elif step.status == "formed" and step.members:
+                    await self._start(step)
+            except Exception:
+                log.exception("matchmaking could not handle table %s (%s)", step.table, step.status)
         steps = await self.matchmaker.due(self._now_ms())
         for step in steps:
             try:
@@ -236,6 +251,44 @@ class MatchmakingService:
         self._tell_waiting(step)
         return self._waiting_data(step)
 
+    async def _moved(self, step: Step) -> None:
+        """Players moved to an older forming table whose rating window reached theirs (queues.py, `merge`): a
+        staked one's stake goes from the old pot to the new one in one transaction, then their seat is confirmed;
+        everyone at both tables hears how many sit there now."""
+        queue, table_id, source = step.queue, step.table, step.source
+        assert queue is not None and table_id is not None and source is not None
+        if queue.mode == "staked":
+            title = get_game(queue.game).title
+            for user_id, old_ticket, new_ticket in step.moves:
+                try:
+                    async with self.runtime.transaction() as session:
+                        await self.stakes.refund_ticket(session, source, user_id, old_ticket, title)
+                        await self.stakes.stake(session, table_id, user_id, new_ticket, queue.stake, title)
+                except Exception:
+                    log.exception("could not move the stake of user %s from table %s to %s", user_id, source,
+                                  table_id)
+                    left = await self.matchmaker.leave(user_id, ticket=new_ticket)
+                    if left.status == "left":
+                        self._tell_waiting(left)
+                    await self._refund_ticket(source, user_id, old_ticket, title)
+                    self.hub.send_to_user(user_id, self._notice("cancelled", queue, reason="error",
+                                                                refunded=queue.stake))
+                    continue
+                confirmed = await self.matchmaker.confirm(table_id, user_id, new_ticket)
+                if confirmed.status == "refund":  # they left (or the table ended) while the stake moved
+                    await self._refund_ticket(table_id, user_id, new_ticket, title)
+                elif confirmed.status == "formed":
+                    await self._start(confirmed)
+                else:
+                    self._tell_waiting(confirmed)
+        else:
+            self._tell_waiting(step)
+        if step.left_behind:
+            forming = await self.matchmaker.forming(source)
+            if forming is not None:
+                self._tell_waiting(Step("waiting", table=source, queue=queue, deadline_ms=forming["deadline_ms"],
+                                        members=step.left_behind))
+
     async def _start(self, step: Step, asked_by: int | None = None) -> dict[str, Any]:
         """A table formed: create it with its players (and simulated ones for the empty online seats)."""
         queue, table_id = step.queue, step.table
@@ -244,6 +297,7 @@ class MatchmakingService:
         try:
             async with self.runtime.reader() as session:
                 names = await self._usernames(session, user_ids)
+                ratings = await self.ratings.ratings_of(session, queue.game, user_ids)
                 pot = await self.stakes.pot_balance(session, table_id) if queue.mode == "staked" else 0
         except Exception:
             log.exception("could not read the players of matchmade table %s", table_id)
@@ -252,12 +306,15 @@ class MatchmakingService:
             log.error("staked table %s formed with %s coins of %s in its pot", table_id, pot,
                       queue.stake * queue.seats)
             return await self._cancel(step, reason="stakes_missing", asked_by=asked_by)
-        seats = [Seat("human", names[user_id], user_id=user_id, bot_level="medium") for user_id in user_ids]
+        # Each seat shows its rating (the table's info carries it: sent on join and when it changes).
+        seats = [Seat("human", names[user_id], user_id=user_id, bot_level="medium",
+                      rating=ratings[user_id].shown()) for user_id in user_ids]
         simulated = queue.seats - len(seats)
         names_left = [name for name in SIMULATED_NAMES if name.lower() not in {n.lower() for n in names.values()}]
+        level = self.settings.simulated_player_level
         for number in range(simulated):
-            seats.append(Seat("bot", f"{names_left[number % len(names_left)]} (simulated)",
-                              bot_level=self.settings.simulated_player_level))
+            seats.append(Seat("bot", f"{names_left[number % len(names_left)]} (simulated)", bot_level=level,
+                              rating=bot_shown(level)))
         secrets.SystemRandom().shuffle(seats)  # seat order decides who starts and a pot's odd coins
         meta: dict[str, Any] = {"matchmaking": queue.key, "bot_filled": simulated > 0}
         if queue.mode == "staked":
@@ -387,6 +444,20 @@ class MatchmakingService:
         if balance < stake:
             raise InsufficientFunds(f"This table's stake is {stake} coins; you have {balance}.",
                                     details={"needed": stake, "available": balance})
+
+    async def _rating(self, user_id: int, game: str) -> int:
+        """The rating matchmaking seats a player by: their shown rating in the game (a new player's: 1000)."""
+        async with self.runtime.reader() as session:
+            skill = (await self.ratings.ratings_of(session, game, [user_id]))[user_id]
+        return int(skill.shown()["rating"])
+
+    def _window(self, fill_seconds: float) -> RatingWindow:
+        """A forming table's rating window: it takes anyone once it has waited a fraction of its fill time, so
+        rating never keeps a table from filling as it would without it (and the fill time stays what it is)."""
+        settings = self.settings
+        return RatingWindow(base=settings.matchmaking_rating_window,
+                            per_second=settings.matchmaking_rating_widen_per_second,
+                            open_ms=int(fill_seconds * 1000 * settings.matchmaking_rating_open_fraction))
 
     async def _refund_ticket(self, table_id: str, user_id: int, ticket: int, title: str) -> None:
         async with self.runtime.transaction() as session:

@@ -1,10 +1,20 @@
 """Matchmaking queues in Redis (design.md, "Coordination"): every step one atomic Lua script.
 
 A queue is a game, a number of seats, a mode and a stake (`pika:4:online:0`, `stakes:3:staked:250`). Players who
-queue sit at the queue's *forming table*, which has its id from the first player on (a staked pot is named after
-it). When its seats are taken the table *forms*: its players leave the queue and are marked seated, and the caller
-creates the live table. At the fill deadline (the forming table's first player's arrival plus the fill time) an
-online table forms with whoever is there (simulated players take the other seats) and a staked one is cancelled.
+queue sit at one of the queue's *forming tables*, which has its id from its first player on (a staked pot is named
+after it). When its seats are taken the table *forms*: its players leave the queue and are marked seated, and the
+caller creates the live table. At the fill deadline (the forming table's first player's arrival plus the fill time)
+an online table forms with whoever is there (simulated players take the other seats) and a staked one is cancelled.
+
+Matchmaking by rating (docs/ratings.md): a player with a rating sits at the forming table whose players' mean rating
+is closest to theirs, among those whose *window* takes them: the window is `base` rating points at the table's start
+and widens by `per_second` while it waits, taking anyone once the table is `open_ms` old (a fraction of the fill
+time). When no table takes them they start a new one. `merge` (on the tick) then pulls the players of a younger
+forming table into an older one as soon as the older one's window reaches the younger one's mean, so two tables of
+far ratings never both wait out their fill time: everybody is together again at `open_ms` at the latest. A staked
+player moved that way is *staking* at the new table until their stake has moved from the old pot to the new one
+(the caller refunds the old ticket and stakes the new one in one transaction, then `confirm`s). A player without a
+rating (and a table without a window) matches anyone: the oldest forming table first, as without ratings.
 
 Staked seats are taken in two steps, because the stake moves through the database: `join` takes the seat as
 *staking*, the caller moves the coins, then `confirm`. A table never forms while a seat is staking. A ticket (the
@@ -12,9 +22,12 @@ seat's sequence number at its table) names each sitting-down, so a stake that ar
 (left, cancelled) is recognised by `confirm` and refunded, even if the same player sat down again meanwhile.
 
 Keys, all under the `{mm}` hash tag (one cluster slot):
-  {mm}:open:<queue>     the queue's forming table id
-  {mm}:table:<id>       hash: queue, game, seats, mode, stake, state (open|full), deadline (ms), seq
+  {mm}:forming:<queue>  zset table id -> start (ms): the queue's forming tables that have a free seat
+  {mm}:queues           set of the queues that have such tables (what `merge` looks at)
+  {mm}:table:<id>       hash: queue, game, seats, mode, stake, state (open|full), created and deadline (ms), seq,
+                        and the rating window (wbase, wrate, wopen; absent: anyone)
   {mm}:members:<id>     zset user -> ticket: the seat order
+  {mm}:ratings:<id>     hash user -> rating of the players who have one
   {mm}:conn:<id>        hash user -> the socket that holds the seat (the one that queued, or came back for it)
   {mm}:staking:<id>     set of users whose stake is not confirmed yet
   {mm}:user:<user>      the table the user waits at: nobody waits at two
@@ -45,7 +58,9 @@ local function ckey(T) return P .. 'conn:' .. T end
 local function skey(T) return P .. 'staking:' .. T end
 local function ukey(U) return P .. 'user:' .. U end
 local function seatkey(U) return P .. 'seated:' .. U end
-local function okey(Q) return P .. 'open:' .. Q end
+local function fkey(Q) return P .. 'forming:' .. Q end
+local function rkey(T) return P .. 'ratings:' .. T end
+local QUEUES = P .. 'queues'
 
 local function info(T)
   local flat = redis.call('HGETALL', tkey(T))
@@ -68,11 +83,45 @@ local function describe(T, t, status)
           stake = t.stake, deadline = t.deadline}
 end
 
+-- the table takes players (it has a free seat) / no longer does
+local function open(T, t)
+  redis.call('ZADD', fkey(t.queue), tonumber(t.created or 0), T)
+  redis.call('SADD', QUEUES, t.queue)
+end
+local function close(T, t)
+  redis.call('ZREM', fkey(t.queue), T)
+  if redis.call('ZCARD', fkey(t.queue)) == 0 then redis.call('SREM', QUEUES, t.queue) end
+end
+
 -- forget a table: it formed, was cancelled or emptied
 local function drop(T, t)
-  if redis.call('GET', okey(t.queue)) == T then redis.call('DEL', okey(t.queue)) end
-  redis.call('DEL', tkey(T), mkey(T), ckey(T), skey(T))
+  close(T, t)
+  redis.call('DEL', tkey(T), mkey(T), ckey(T), skey(T), rkey(T))
   redis.call('ZREM', DUE, T)
+end
+
+-- the rating points a table takes players within, `now` ms after it started (math.huge: anyone)
+local function window(t, now)
+  if not t.wopen then return math.huge end
+  local age = now - tonumber(t.created)
+  if age >= tonumber(t.wopen) then return math.huge end
+  return tonumber(t.wbase) + tonumber(t.wrate) * age / 1000
+end
+
+-- the mean rating of a table's players who have one (nil: none has)
+local function center(T)
+  local values = redis.call('HVALS', rkey(T))
+  if #values == 0 then return nil end
+  local sum = 0
+  for _, v in ipairs(values) do sum = sum + tonumber(v) end
+  return sum / #values
+end
+
+local function distance(T, rating)
+  if rating == nil then return 0 end
+  local c = center(T)
+  if c == nil then return 0 end
+  return math.abs(rating - c)
 end
 
 -- the table forms: its players leave the queue and are seated
@@ -104,28 +153,44 @@ end
 """
 
 JOIN = _COMMON + r"""
--- ARGV: queue, user, connection, candidate table id, now, fill ms, seats, mode, stake, game, seated ttl, staking
+-- ARGV: queue, user, connection, candidate table id, now, fill ms, seats, mode, stake, game, seated ttl, staking,
+-- rating ('' = none), window base, window per second, window open ms ('' = no window: anyone)
 local Q, U, conn, candidate = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local now, fill, seats, ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[11])
+local rating = tonumber(ARGV[13])
 local waiting = redis.call('GET', ukey(U))
 if waiting then return cjson.encode({status = 'already_queued', table = waiting}) end
 local seated = redis.call('GET', seatkey(U))
 if seated then return cjson.encode({status = 'already_seated', table = seated}) end
-local T = redis.call('GET', okey(Q))
+-- the closest forming table whose window takes this rating (the oldest of equals)
+local T, best = nil, nil
+for _, candidate_id in ipairs(redis.call('ZRANGE', fkey(Q), 0, -1)) do
+  local t = info(candidate_id)
+  if not t then
+    redis.call('ZREM', fkey(Q), candidate_id)
+  else
+    local d = distance(candidate_id, rating)
+    if d <= window(t, now) and (best == nil or d < best) then T, best = candidate_id, d end
+  end
+end
 if not T then
   T = candidate
   redis.call('HSET', tkey(T), 'queue', Q, 'game', ARGV[10], 'seats', seats, 'mode', ARGV[8], 'stake', ARGV[9],
-             'state', 'open', 'deadline', now + fill, 'seq', 0)
-  redis.call('SET', okey(Q), T)
+             'state', 'open', 'created', now, 'deadline', now + fill, 'seq', 0)
+  if ARGV[16] ~= '' then
+    redis.call('HSET', tkey(T), 'wbase', ARGV[14], 'wrate', ARGV[15], 'wopen', ARGV[16])
+  end
+  open(T, info(T))
   redis.call('ZADD', DUE, now + fill, T)
 end
 local ticket = redis.call('HINCRBY', tkey(T), 'seq', 1)
 redis.call('ZADD', mkey(T), ticket, U)
 redis.call('HSET', ckey(T), U, conn)
+if rating then redis.call('HSET', rkey(T), U, rating) end
 redis.call('SET', ukey(U), T)
 if ARGV[12] == '1' then redis.call('SADD', skey(T), U) end
 if redis.call('ZCARD', mkey(T)) >= seats then
-  redis.call('DEL', okey(Q))  -- every seat taken: the next player starts a new table
+  close(T, info(T))  -- every seat taken: it takes nobody else
   redis.call('HSET', tkey(T), 'state', 'full')
 end
 return cjson.encode(settle(T, tostring(ticket), ttl))
@@ -162,6 +227,7 @@ if ticket ~= '' and (not score or tonumber(score) ~= tonumber(ticket)) then
 end
 redis.call('ZREM', mkey(T), U)
 redis.call('HDEL', ckey(T), U)
+redis.call('HDEL', rkey(T), U)
 local pending = redis.call('SREM', skey(T), U) == 1
 redis.call('DEL', ukey(U))
 local out = describe(T, t, 'left')
@@ -173,7 +239,7 @@ if redis.call('ZCARD', mkey(T)) == 0 then
 else
   if t.state == 'full' then
     redis.call('HSET', tkey(T), 'state', 'open')
-    if not redis.call('GET', okey(t.queue)) then redis.call('SET', okey(t.queue), T) end
+    open(T, t)
   end
   out.members = members(T)
 end
@@ -224,6 +290,77 @@ end
 return cjson.encode(out)
 """
 
+MERGE = _COMMON + r"""
+-- ARGV: now, seated ttl. In each queue, an older forming table whose window reaches a younger one's mean rating
+-- takes its players (the closest first) while it has seats; a table whose stakes are still moving is left alone.
+local now, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
+local out = {}
+for _, Q in ipairs(redis.call('SMEMBERS', QUEUES)) do
+  local ids = redis.call('ZRANGE', fkey(Q), 0, -1)  -- oldest first
+  if #ids == 0 then redis.call('SREM', QUEUES, Q) end
+  for i = 1, #ids do
+    local A = ids[i]
+    for j = i + 1, #ids do
+      local a, b = info(A), info(ids[j])
+      local B = ids[j]
+      if a and b and a.state == 'open' and b.state == 'open' and redis.call('SCARD', skey(B)) == 0 then
+        local ca, cb = center(A), center(B)
+        local gap = 0
+        if ca and cb then gap = math.abs(ca - cb) end
+        if gap <= window(a, now) then
+          -- B's players, closest to A's mean first (then by seat order)
+          local players = {}
+          for k, m in ipairs(members(B)) do
+            local r = tonumber(redis.call('HGET', rkey(B), m[1]))
+            local d = 0
+            if r and ca then d = math.abs(r - ca) end
+            players[#players + 1] = {m[1], m[2], d, k}
+          end
+          table.sort(players, function(x, y) if x[3] ~= y[3] then return x[3] < y[3] end return x[4] < y[4] end)
+          local moves = {}
+          local free = tonumber(a.seats) - redis.call('ZCARD', mkey(A))
+          for _, p in ipairs(players) do
+            if free <= 0 then break end
+            local U, old = p[1], p[2]
+            local conn = redis.call('HGET', ckey(B), U)
+            local r = redis.call('HGET', rkey(B), U)
+            redis.call('ZREM', mkey(B), U)
+            redis.call('HDEL', ckey(B), U)
+            redis.call('HDEL', rkey(B), U)
+            local ticket = redis.call('HINCRBY', tkey(A), 'seq', 1)
+            redis.call('ZADD', mkey(A), ticket, U)
+            if conn then redis.call('HSET', ckey(A), U, conn) end
+            if r then redis.call('HSET', rkey(A), U, r) end
+            redis.call('SET', ukey(U), A)
+            if a.mode == 'staked' then redis.call('SADD', skey(A), U) end  -- its stake moves to A's pot next
+            moves[#moves + 1] = {U, old, ticket}
+            free = free - 1
+          end
+          if #moves > 0 then
+            if free <= 0 then
+              close(A, a)
+              redis.call('HSET', tkey(A), 'state', 'full')
+            end
+            local entry = describe(A, a, 'moved')
+            entry.source = B
+            entry.moves = moves
+            entry.members = members(A)
+            entry.left_behind = members(B)
+            if #entry.left_behind == 0 then drop(B, b) end
+            out[#out + 1] = entry
+            if a.mode ~= 'staked' then
+              local settled = settle(A, '', ttl)
+              if settled.status == 'formed' then out[#out + 1] = settled end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+return cjson.encode(out)
+"""
+
 UNSEAT = r"""
 -- ARGV: table, users...: they no longer play at that table (it finished, or never started)
 local n = 0
@@ -254,9 +391,20 @@ class Queue:
 
 
 @dataclass(frozen=True)
+class RatingWindow:
+    """How far from a forming table's mean rating it takes players: `base` points at its start, `per_second` more
+    each second it waits, anyone once it is `open_ms` old."""
+
+    base: float
+    per_second: float
+    open_ms: int
+
+
+@dataclass(frozen=True)
 class Step:
-    """What one script did. `status`: waiting, formed, cancelled, left, refund, already_queued, already_seated,
-    not_queued, other_connection, other_ticket, other_queue."""
+    """What one script did. `status`: waiting, formed, cancelled, left, refund, moved (merge: `moves` went from the
+    `source` table to this one; `left_behind` still sit there), already_queued, already_seated, not_queued,
+    other_connection, other_ticket, other_queue."""
 
     status: str
     table: str | None = None
@@ -265,17 +413,24 @@ class Step:
     ticket: int | None = None
     pending: bool = False
     members: list[tuple[int, int]] = field(default_factory=list)  # (user id, ticket) in seat order
+    source: str | None = None
+    moves: list[tuple[int, int, int]] = field(default_factory=list)  # (user id, old ticket, new ticket)
+    left_behind: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def user_ids(self) -> list[int]:
         return [user for user, _ in self.members]
 
 
+def _pairs(value: Any) -> list[tuple[int, ...]]:
+    # cjson writes an empty list as {}
+    return [tuple(int(part) for part in item) for item in value] if isinstance(value, list) else []
+
+
 def _step(data: dict[str, Any]) -> Step:
     queue = None
     if data.get("game"):
         queue = Queue(data["game"], int(data["seats"]), data["mode"], int(data.get("stake") or 0))
-    members = data.get("members") or []  # cjson writes an empty list as {}
     return Step(
         status=data["status"],
         table=data.get("table"),
@@ -283,7 +438,10 @@ def _step(data: dict[str, Any]) -> Step:
         deadline_ms=int(data["deadline"]) if data.get("deadline") else None,
         ticket=int(data["ticket"]) if data.get("ticket") not in (None, False, "") else None,
         pending=bool(data.get("pending")),
-        members=[(int(user), int(ticket)) for user, ticket in members] if isinstance(members, list) else [],
+        members=_pairs(data.get("members")),  # type: ignore[arg-type]
+        source=data.get("source"),
+        moves=_pairs(data.get("moves")),  # type: ignore[arg-type]
+        left_behind=_pairs(data.get("left_behind")),  # type: ignore[arg-type]
     )
 
 
@@ -299,12 +457,25 @@ class Matchmaker:
         self._rejoin = redis.register_script(REJOIN)
         self._take_departures = redis.register_script(TAKE_DEPARTURES)
         self._unseat = redis.register_script(UNSEAT)
+        self._merge = redis.register_script(MERGE)
 
     async def join(self, queue: Queue, user_id: int, *, connection: str, candidate: str, now_ms: int,
-                   fill_ms: int, staking: bool) -> Step:
+                   fill_ms: int, staking: bool, rating: int | None = None, window: RatingWindow | None = None
+                   ) -> Step:
+        """Sit at the forming table of `queue` that suits `rating` best (`window`: how a table this player starts
+        takes others; None: anyone), or start one named `candidate`."""
         raw = await self._join(args=[queue.key, user_id, connection, candidate, now_ms, fill_ms, queue.seats,
-                                     queue.mode, queue.stake, queue.game, SEATED_TTL_SECONDS, int(staking)])
+                                     queue.mode, queue.stake, queue.game, SEATED_TTL_SECONDS, int(staking),
+                                     "" if rating is None else rating,
+                                     window.base if window else 0, window.per_second if window else 0,
+                                     window.open_ms if window else ""])
         return _step(json.loads(raw))
+
+    async def merge(self, now_ms: int) -> list[Step]:
+        """Older forming tables take the players of younger ones their widened window reaches: `moved` steps (and
+        `formed` for an online table that is full now)."""
+        data = json.loads(await self._merge(args=[now_ms, SEATED_TTL_SECONDS]))
+        return [_step(item) for item in data] if isinstance(data, list) else []
 
     async def confirm(self, table_id: str, user_id: int, ticket: int) -> Step:
         raw = await self._confirm(args=[table_id, user_id, ticket, SEATED_TTL_SECONDS])
@@ -355,16 +526,17 @@ class Matchmaker:
         return waiting, seated
 
     async def waiting_counts(self, queues: list[Queue]) -> list[int]:
-        """How many players sit at each queue's forming table now (0: nobody waits there)."""
+        """How many players sit at each queue's forming tables with a free seat now (0: nobody waits there)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for queue in queues:
-                pipe.get(f"{PREFIX}open:{queue.key}")
+                pipe.zrange(f"{PREFIX}forming:{queue.key}", 0, -1)
             tables = await pipe.execute()
         async with self.redis.pipeline(transaction=False) as pipe:
-            for table_id in tables:
-                pipe.zcard(f"{PREFIX}members:{table_id}" if table_id else f"{PREFIX}members:-")
-            counts = await pipe.execute()
-        return [int(count) if table_id else 0 for table_id, count in zip(tables, counts)]
+            for table_ids in tables:
+                for table_id in table_ids:
+                    pipe.zcard(f"{PREFIX}members:{table_id}")
+            counts = iter(await pipe.execute())
+        return [sum(int(next(counts)) for _ in table_ids) for table_ids in tables]
 
     async def forming(self, table_id: str) -> dict[str, Any] | None:
         """A forming table: its queue, deadline and players (None once it formed, was cancelled or emptied)."""

@@ -18,6 +18,7 @@ from app.online.league import ClosedWeek, LeagueService
 from app.online.matchmaking import MatchmakingService, TableFactory
 from app.online.shop import ShopService
 from app.online.stakes import StakeLedger
+from app.ratings.service import RatingService
 
 log = logging.getLogger(__name__)
 
@@ -30,16 +31,20 @@ class OnlinePlay:
         self.shop = ShopService(runtime.settings, runtime.clock, runtime.ledger)
         self.league = LeagueService(runtime.settings, runtime.clock, runtime.ledger)
         self.stakes = StakeLedger(runtime.ledger)
-        self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table)
+        self.ratings = RatingService(runtime.clock)
+        self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table,
+                                              ratings=self.ratings)
         tables.listeners.append(self.matchmaking.adopted)  # a table adopted here keeps its players seated
         self.tick_hooks: list[Any] = []  # more fill times kept by the same loop (rematch waits)
         self._loop: asyncio.Task | None = None
         self._stopping = asyncio.Event()
 
     def install(self, store: Any) -> None:
-        """Plug into table settlement: boosts multiply prizes, settled online tables add league points."""
+        """Plug into table settlement: boosts multiply prizes, settled online tables add league points and move
+        their players' ratings."""
         store.multiplier_source = self.shop.multipliers
         store.settled_listeners.append(self.league.record)
+        store.settled_listeners.append(self.ratings.record)
         store.refund_stakes = self.stakes.refund_table
 
     async def start(self, *, background: bool = True) -> None:

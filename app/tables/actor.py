@@ -78,6 +78,7 @@ class Seat:
     human_turns: int = 0  # decisions the person made
     covered_turns: int = 0  # decisions a bot made for this human (time-outs and away)
     resigned: bool = False  # the person left the game for good: a bot plays the seat to the end
+    rating: dict[str, Any] | None = None  # a rated table: the seat's rating as it sat down (app/ratings/)
 
 
     @property
@@ -310,6 +311,7 @@ class TableActor:
                     "bot_level": s.bot_level if s.is_bot else None,
                     "connected": s.is_bot or index in connected,
                     "away": s.away,
+                    "rating": s.rating,
                 }
                 for index, s in enumerate(self.seats)
             ],

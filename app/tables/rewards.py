@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from math import floor
+from typing import Any
 
 
 @dataclass
@@ -27,8 +28,9 @@ class Reward:
     stake: int = 0
     net: int = 0
     level_up: int | None = None  # the level this game's XP took the player to, when it crossed one (platform.md)
+    rating: dict[str, Any] | None = None  # a rated game: the rating's change, or why it did not move (ratings/)
 
-    def as_dict(self) -> dict[str, int | float | bool | None]:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 

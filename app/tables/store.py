@@ -266,6 +266,10 @@ class TableStore:
                 )
             for listener in self.settled_listeners:
                 await listener(session, table, rewards, title)
+            # What the listeners added to the rewards (a rating's change) is kept with the record too.
+            record = await session.get(GameRecord, table.id)  # the one added above (no query)
+            if record is not None:
+                record.rewards = {str(seat): reward.as_dict() for seat, reward in enumerate(rewards)}
         return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
 
     async def abandon(self, table: TableActor, reason: str) -> int:

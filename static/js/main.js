@@ -11,6 +11,7 @@ import { FrontScreen } from './screens/front.js';
 import { HistoryScreen } from './screens/history.js';
 import { LeagueScreen } from './screens/league.js';
 import { LobbyScreen } from './screens/lobby.js';
+import { ProfileScreen } from './screens/profile.js';
 import { QueueScreen } from './screens/queue.js';
 import { ResultsScreen } from './screens/results.js';
 import { RoomScreen } from './screens/room.js';
@@ -146,6 +147,7 @@ const SCREENS = {
   queue: QueueScreen,
   league: LeagueScreen,
   shop: ShopScreen,
+  profile: ProfileScreen,
 };
 
 function Missing() {

@@ -15,6 +15,7 @@ const ROUTES = [
   ['games', /^\/games$/, []],
   ['league', /^\/league$/, []],
   ['shop', /^\/shop$/, []],
+  ['profile', /^\/u\/([A-Za-z0-9_-]{1,40})$/, ['username']],
 ];
 
 export function parseRoute(hash = location.hash) {

@@ -60,6 +60,23 @@ export function botTag(mode) {
     : { text: 'bot', title: 'A bot' };
 }
 
+/** A rating (docs/ratings.md) as one number; "?" marks a provisional one. The title says its uncertainty. */
+export function ratingTitle(rating) {
+  if (rating.fixed) return `Rating ${rating.rating}: a simulated player's fixed rating`;
+  const provisional = rating.provisional ? '; provisional until it has played enough rated games' : '';
+  return `Rating ${rating.rating} ± ${rating.deviation}${provisional}`;
+}
+
+export function RatingTag({ rating }) {
+  if (!rating || rating.rating === undefined) return null;
+  return html`<span class="tag tag-rating" title=${ratingTitle(rating)}><span class="visually-hidden">rating </span>${rating.rating}${rating.provisional ? '?' : ''}</span>`;
+}
+
+/** A person's name linking to their profile (#/u/NAME). */
+export function ProfileLink({ username, children }) {
+  return html`<a class="profile-link" href=${`#/u/${encodeURIComponent(username)}`}>${children || username}</a>`;
+}
+
 export const MODE_NAMES = {
   bots: 'practice vs bots',
   friends: 'with friends',

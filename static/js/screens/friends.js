@@ -6,7 +6,7 @@ import { html, useEffect, useState } from '../lib.js';
 import { go } from '../router.js';
 import { socket } from '../socket.js';
 import { setStore, toast } from '../state.js';
-import { ActionButton, ErrorNote, Loading, Page, UsernameForm, useLoad } from '../ui.js';
+import { ActionButton, ErrorNote, Loading, Page, ProfileLink, UsernameForm, useLoad } from '../ui.js';
 
 const PRESENCE_POLL_MS = 10000;
 
@@ -40,7 +40,7 @@ function FriendRow({ person, hostedRoom, reload }) {
     }
   };
   return html`<li class="list-row friend">
-    <span class="friend-name"><strong>${name}</strong> <${Presence} online=${person.online} /></span>
+    <span class="friend-name"><strong><${ProfileLink} username=${name} /></strong> <${Presence} online=${person.online} /></span>
     ${choosing
       ? html`<span class="row" role="group" aria-label=${`Choose a game to play with ${name}`}>
           <span>Play</span>

@@ -4,7 +4,7 @@ import { get } from '../api.js';
 import { GAMES } from '../games/index.js';
 import { html, useState } from '../lib.js';
 import { go } from '../router.js';
-import { coins, ErrorNote, Loading, number, ordinal, Page, useLoad, useNow } from '../ui.js';
+import { coins, ErrorNote, Loading, number, ordinal, Page, ProfileLink, RatingTag, useLoad, useNow } from '../ui.js';
 
 const PAGE_SIZE = 50;
 
@@ -70,11 +70,13 @@ function Standings({ game, week, me }) {
       ${rows.length === 0
         ? html`<p class="muted">Nobody has league points for this week yet.</p>`
         : html`<table class="league-table">
-            <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col" class="num">Points</th>
+            <thead><tr><th scope="col">Place</th><th scope="col">Player</th><th scope="col">Rating</th>
+              <th scope="col" class="num">Points</th>
               <th scope="col" class="num">Games</th>${data.closed && html`<th scope="col" class="num">Prize</th>`}</tr></thead>
             <tbody>${rows.map((row) => html`<tr key=${row.username} class=${row.username === me.username ? 'mine' : ''}>
               <td><span class=${`medal medal-${{ 1: 'gold', 2: 'silver', 3: 'bronze' }[row.place] || 'none'}`}>${ordinal(row.place)}</span></td>
-              <td>${row.username}${row.username === me.username ? html` <span class="tag tag-you">you</span>` : ''}</td>
+              <td><${ProfileLink} username=${row.username} />${row.username === me.username ? html` <span class="tag tag-you">you</span>` : ''}</td>
+              <td><${RatingTag} rating=${row.rating} /></td>
               <td class="num"><strong>${number(row.points)}</strong></td>
               <td class="num">${number(row.games)}</td>
               ${data.closed && html`<td class="num">${paid[row.username] ? coins(paid[row.username]) : ''}</td>`}

@@ -4,7 +4,8 @@ import { gameModule } from '../games/index.js';
 import { html, useEffect } from '../lib.js';
 import { RematchBox } from '../rematch.js';
 import { refreshMe } from '../session.js';
-import { botTag, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useLoad, when, XpBar } from '../ui.js';
+import { botTag, ErrorNote, Loading, MODE_NAMES, ordinal, Page, ProfileLink, ratingTitle, signed, useLoad, when,
+  XpBar } from '../ui.js';
 
 const MEDALS = { 1: 'gold', 2: 'silver', 3: 'bronze' };
 const LEAGUE_MODES = ['online', 'staked'];
@@ -30,6 +31,21 @@ function netParts(reward) {
   }
   if (reward.stake || reward.pot) parts.push(`pot share ${signed(reward.pot || 0)}`);
   return parts.join(' · ');
+}
+
+/** Why a rated game did not move a seat's rating (docs/ratings.md). */
+const UNRATED = {
+  bot_decided: 'Ratings did not move: covering bots played most of this game.',
+  left: 'Your rating did not move: you left, or a bot played most of your turns.',
+  one_person: 'Ratings move in games between people; the others at this table were simulated players.',
+};
+
+/** A seat's rating change: "+12 → 1012" (its title the new rating's uncertainty). */
+function RatingChange({ rating }) {
+  if (!rating || rating.change === undefined) return html`<span class="muted">—</span>`;
+  const cls = rating.change > 0 ? 'gain' : rating.change < 0 ? 'loss' : '';
+  return html`<span class="rating-change" title=${ratingTitle(rating)}><span class=${cls}>${signed(rating.change)}</span>
+    <small class="muted"> → ${rating.rating}${rating.provisional ? '?' : ''}</small></span>`;
 }
 
 /** The score column's heading: a module's `scoreTitle` is a string, or a function of the seat count. */
@@ -59,6 +75,8 @@ export function ResultsScreen({ params, me }) {
   const mine = mySeat >= 0 ? rows.find((r) => r.index === mySeat) : null;
   const earnedCoins = mine ? net(mine.reward) : 0;
   const earnedXp = mine ? mine.reward.xp || 0 : 0;
+  // A rated game (docs/ratings.md) shows each person's rating change beside their coins and XP.
+  const rated = rows.some((row) => row.reward.rating);
   const headline = !mine ? 'Results' : mine.place === 1 ? 'You won!' : `You finished ${ordinal(mine.place)}`;
   return html`<${Page} title=${headline}
       subtitle=${`${game.title} · ${MODE_NAMES[game.mode] || game.mode} · ${game.seats.length} players · ${when(game.finished_at)}`}>
@@ -67,6 +85,10 @@ export function ResultsScreen({ params, me }) {
       <div class="stat"><span class="stat-label">XP</span><span class="stat-value">${signed(earnedXp)}</span></div>
       ${LEAGUE_MODES.includes(game.mode) && html`<div class="stat"><span class="stat-label">League points</span>
         <span class="stat-value">${signed(mine.reward.league_points || 0)}</span></div>`}
+      ${mine.reward.rating?.change !== undefined && html`<div class="stat stat-rating"><span class="stat-label">Rating</span>
+        <span class="stat-value"><${RatingChange} rating=${mine.reward.rating} /></span></div>`}
+      ${mine.reward.rating?.unrated && html`<p class="muted rating-unrated">${UNRATED[mine.reward.rating.unrated]
+        || 'Ratings did not move in this game.'}</p>`}
       ${mine.reward.league_halved && html`<p class="muted league-halved">League points halved (rounded down): a
         simulated player sat at this table. Games with only real people count in full.</p>`}
       ${netParts(mine.reward) && html`<p class="muted coins-made">Your coins: ${netParts(mine.reward)} = ${signed(earnedCoins)}.</p>`}
@@ -82,17 +104,20 @@ export function ResultsScreen({ params, me }) {
       <table class="results">
         <thead><tr><th scope="col">Place</th><th scope="col">Player</th>
           ${module?.scoreLabel && html`<th scope="col">${scoreTitle(module, game.seats.length)}</th>`}
-          <th scope="col" class="num">Net coins</th><th scope="col" class="num">XP</th></tr></thead>
+          <th scope="col" class="num">Net coins</th><th scope="col" class="num">XP</th>
+          ${rated && html`<th scope="col" class="num">Rating</th>`}</tr></thead>
         <tbody>
           ${rows.map((row) => html`<tr key=${row.index} class=${row.index === mySeat ? 'mine' : ''}>
             <td><span class=${`medal medal-${MEDALS[row.place] || 'none'}`}>${ordinal(row.place)}</span></td>
-            <td>${row.seat.name}${row.index === mySeat ? html` <span class="tag tag-you">you</span>` : ''}
+            <td>${row.seat.kind === 'human' && row.index !== mySeat ? html`<${ProfileLink} username=${row.seat.name} />`
+              : row.seat.name}${row.index === mySeat ? html` <span class="tag tag-you">you</span>` : ''}
               ${row.seat.kind === 'bot' && html` <span class="tag tag-bot" title=${botTag(game.mode).title}>${botTag(game.mode).text}</span>`}
               ${row.reward.left && html` <span class="tag tag-away">left</span>`}</td>
             ${module?.scoreLabel && html`<td>${game.scores ? module.scoreLabel(game.scores[row.index], { seats: game.seats.length }) : ''}</td>`}
             <td class="num" title=${netParts(row.reward)}>${signed(net(row.reward))}
               ${netParts(row.reward) && html`<br /><small class="muted">${netParts(row.reward)}</small>`}</td>
             <td class="num">${signed(row.reward.xp || 0)}</td>
+            ${rated && html`<td class="num"><${RatingChange} rating=${row.reward.rating} /></td>`}
           </tr>`)}
         </tbody>
       </table>

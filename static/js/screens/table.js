@@ -10,7 +10,7 @@ import { refreshMe } from '../session.js';
 import { RematchBox } from '../rematch.js';
 import { socket } from '../socket.js';
 import { toast, useStore } from '../state.js';
-import { botTag, coins, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
+import { botTag, coins, ErrorNote, Loading, MODE_NAMES, ordinal, Page, RatingTag, signed, useNow } from '../ui.js';
 
 const LOG_KEEP = 5000; // the server's history holds at most as many (docs/protocol.md, "The game's log")
 const LOG_RECENT = 6; // lines always in view at the table (fewer on a phone: log.css)
@@ -114,7 +114,7 @@ function SeatStrip({ info, view, module, acting }) {
             ? html`<span class="seat-label wide-only">${seat.name}</span><span class="tag tag-you wide-only">you</span>
                 <span class="seat-label narrow-only">You</span>`
             : html`<span class="seat-label">${seatName(seat)}</span>`}</span>
-        <span class="seat-line">${status}${turn && html`<span class="tag tag-turn">to play</span>`}
+        <span class="seat-line">${status}<${RatingTag} rating=${seat.rating} />${turn && html`<span class="tag tag-turn">to play</span>`}
           ${module.seatInfo && module.seatInfo(view, seat.seat, info)}</span>
       </li>`;
     })}
@@ -259,7 +259,8 @@ function GameOver({ info, module, id, username }) {
         ${seatName(info.seats[seat])}${seat === me ? ' (you)' : ''}
         ${outcome.scores && module.scoreLabel && html`<span class="muted"> · ${module.scoreLabel(outcome.scores[seat], { seats: info.seats.length })}</span>`}</li>`)}
     </ol>
-    ${reward && html`<p>${signed(reward.net ?? (reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP</p>`}
+    ${reward && html`<p>${signed(reward.net ?? (reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP${
+      reward.rating?.change !== undefined ? ` · rating ${signed(reward.rating.change)}` : ''}</p>`}
     ${me !== null && me !== undefined && username && html`<${RematchBox} tableId=${id} username=${username} />`}
     <div class="row">
       <a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>
