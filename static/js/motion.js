@@ -2,7 +2,7 @@
 // from where they were to where they go (FLIP: measure First and Last, Invert with a transform, Play it back to none),
 // dice tumble, scores count up. With `prefers-reduced-motion: reduce` nothing moves: every helper here does nothing
 // (and app.css switches off the CSS transitions and animations).
-import { html, useEffect, useLayoutEffect, useRef, useState } from './lib.js';
+import { html, useLayoutEffect, useRef, useState } from './lib.js';
 
 const reduceQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
@@ -96,23 +96,23 @@ export function useOnChange(key, run) {
 
 /** A number that counts up (or down) to `value` when it changes; at once with reduced motion. */
 export function CountUp({ value, format = (n) => String(n), duration = 600 }) {
-  const [shown, setShown] = useState(value);
+  const [shown, setShown] = useState(null); // the number on its way while counting, else null
   const from = useRef(value);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const start = from.current;
     from.current = value;
     if (start === value || reducedMotion() || typeof requestAnimationFrame !== 'function') {
-      setShown(value);
+      setShown(null);
       return undefined;
     }
+    setShown(start);
     const began = performance.now();
     let frame = requestAnimationFrame(function step(now) {
       const t = Math.min(1, (now - began) / duration);
-      const eased = 1 - (1 - t) ** 3;
-      setShown(Math.round(start + (value - start) * eased));
+      setShown(t < 1 ? Math.round(start + (value - start) * (1 - (1 - t) ** 3)) : null);
       if (t < 1) frame = requestAnimationFrame(step);
     });
     return () => cancelAnimationFrame(frame);
   }, [value]);
-  return html`<span class="count-up">${format(shown)}</span>`;
+  return html`<span class="count-up">${format(shown === null ? value : shown)}</span>`;
 }
