@@ -113,3 +113,56 @@ async def show_arranged(server: Any, table_id: str, seat: int) -> None:
 def check_pika(game: Any) -> None:
     problems = game.check_invariants()
     assert not problems, problems
+
+
+def free_number_card(game: Any, colour: str, *, avoid: str) -> str:
+    """A number card of `colour` that is still in the pile (so it can be dealt to anyone), other than `avoid`."""
+    for rank in "123456789":
+        name = f"{colour}-{rank}"
+        if name != avoid and CODE[name] in game.pile:
+            return name
+    raise AssertionError(f"no {colour} number card left in the pile")
+
+
+def quiet_pika(game: Any) -> None:
+    """No stack pending and no drawn card waiting: the player simply plays or draws."""
+    game.stack = 0
+    game.drawn = -1
+
+
+async def arrange_stack_coming(server: Any, table_id: str) -> str:
+    """Seat 0 (to act) gets one card it can play and plain cards; the bot after it holds only +2s of every colour,
+    so the bot's answer to that play is a +2: a stack lands on seat 0. Returns the card seat 0 should play."""
+    game = live_table(server, table_id).game
+    quiet_pika(game)
+    top, colour = pika_top(game)
+    play = free_number_card(game, colour, avoid=top)
+    set_pika_hand(game, 0, [play, *cards_of_other_colours(game, colour, top, 8, seat=0)])
+    set_pika_hand(game, 1, ["red-+2", "yellow-+2", "green-+2", "blue-+2"])
+    check_pika(game)
+    await show_arranged(server, table_id, 0)
+    return play
+
+
+async def arrange_drawable(server: Any, table_id: str) -> str:
+    """Seat 0 (to act) holds nothing it can play, and the next card of the pile can be played: drawing offers
+    "Play it" / "Keep it". Returns that card."""
+    game = live_table(server, table_id).game
+    quiet_pika(game)
+    top, colour = pika_top(game)
+    set_pika_hand(game, 0, cards_of_other_colours(game, colour, top, 9, seat=0))
+    card = free_number_card(game, colour, avoid=top)
+    put_on_pile(game, card, keep_seat=0)
+    check_pika(game)
+    await show_arranged(server, table_id, 0)
+    return card
+
+
+async def arrange_joker(server: Any, table_id: str) -> None:
+    """Seat 0 (to act) holds a Joker among plain cards."""
+    game = live_table(server, table_id).game
+    quiet_pika(game)
+    top, colour = pika_top(game)
+    set_pika_hand(game, 0, [*cards_of_other_colours(game, colour, top, 8, seat=0), "joker"])
+    check_pika(game)
+    await show_arranged(server, table_id, 0)
