@@ -303,10 +303,13 @@ class TablestakesClient:
                 pass
             await asyncio.sleep(0.25 * (attempt + 1))  # the table is being taken over by a live server
 
-    async def join(self, table_id: str, since: int | None = None, token: str | None = None) -> dict[str, Any]:
+    async def join(self, table_id: str, since: int | None = None, token: str | None = None,
+                   history: bool = False) -> dict[str, Any]:
         message: dict[str, Any] = {"type": "join", "table": table_id, "since": since}
         if token:
             message["token"] = token
+        if history:
+            message["history"] = True  # a sync then carries every event so far (docs/protocol.md)
         return await self.request(message)
 
     async def leave(self, table_id: str) -> dict[str, Any]:

@@ -10,8 +10,9 @@ Tablestakes runs as `tablestakes serve --port 0` on a scratch data folder (and, 
 database made and dropped on that server). Its players are seeded straight into the database (accounts and login
 sessions, like a seeding script: no argon2 cost), then meet in friends rooms through the HTTP API, one room per
 table, all formed before the measured window (the set-up time is printed apart). In the window each player answers
-its turns with the easy bot's choice after --think seconds (0.5-1.5x at random); a table whose game ends forms a new
-room and plays on. With --baseline the same players, in groups of the same size, run against bench/bare_relay.py: a
+its turns with the easy bot's choice after --think seconds (0.5-1.5x at random); when a table's game ends its players
+ask for a rematch over the socket and play on (with --next room the host forms a new room through the HTTP API
+instead, about 12 requests per table, as the bench did before rematches existed). With --baseline the same players, in groups of the same size, run against bench/bare_relay.py: a
 server of the same stack that only relays each action to the table's sockets; each group takes turns round-robin
 with the same think time.
 
@@ -398,6 +399,27 @@ async def form_table(clients: list[TablestakesClient], group: tuple[int, ...], s
     return table_id
 
 
+async def rematch_table(clients: list[TablestakesClient], group: tuple[int, ...], old_table: str) -> str:
+    """Everyone at the finished table asks for a rematch over the socket (the results screen's "Play again"); the
+    last answer starts it, and every seat joins the new table."""
+    def started(client: TablestakesClient) -> str | None:
+        for notice in reversed(client.notices):
+            data = notice.get("data") or {}
+            if notice["type"] == "rematch" and data.get("table") == old_table and data.get("table_id"):
+                return data["table_id"]
+        return None
+
+    replies = await asyncio.gather(*(clients[index].request({"type": "rematch", "table": old_table, "agree": True})
+                                     for index in group))
+    table_id = next((reply["rematch"]["table_id"] for reply in replies if reply["rematch"].get("table_id")), None)
+    if table_id is None:
+        host = clients[group[0]]
+        await host.wait_for(lambda: started(host) is not None, timeout=60)
+        table_id = started(host)
+    await asyncio.gather(*(clients[index].join(table_id) for index in group))
+    return table_id
+
+
 async def group_loop(args: argparse.Namespace, run: Run, clients: list[TablestakesClient], group: tuple[int, ...],
                      table_id: str, stop_at: float, semaphore: asyncio.Semaphore) -> None:
     while time.monotonic() < stop_at:
@@ -406,7 +428,10 @@ async def group_loop(args: argparse.Namespace, run: Run, clients: list[Tablestak
             run.games += 1
         if time.monotonic() >= stop_at:
             return
-        table_id = await form_table(clients, group, semaphore)
+        if args.next == "rematch":
+            table_id = await rematch_table(clients, group, table_id)
+        else:
+            table_id = await form_table(clients, group, semaphore)
         if args.nodes and args.nodes > 1:
             await asyncio.gather(*(follow_table_node(clients[index], table_id) for index in group))
 
@@ -589,6 +614,9 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 3 with --baseline)")
     parser.add_argument("--database", help="a PostgreSQL URL to make a scratch database on (default: SQLite)")
     parser.add_argument("--redis", help="a Redis URL (a database the bench may flush; default: memory://)")
+    parser.add_argument("--next", choices=["rematch", "room"], default="rematch",
+                        help="after a game: everyone asks for a rematch over the socket (default), or the host forms "
+                             "a new friends room through the HTTP API (about 12 requests per table)")
     parser.add_argument("--nodes", type=int, default=0,
                         help="run this many nodes behind HAProxy (needs --database and --redis)")
     args = parser.parse_args()

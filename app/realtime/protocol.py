@@ -39,6 +39,9 @@ class Join(_Message):
     id: RequestId = None
     table: TableId
     since: Version | None = None
+    history: bool = Field(default=False, description="when the server answers with a `sync` (no `since`, or one "
+                                                     "too old for a `catch_up`), put every event so far in it, as "
+                                                     "your seat may see them: the game's whole log")
     token: Annotated[str, Field(max_length=1024)] | None = Field(
         default=None, description="the seat token of your last full message for this table: it names the server "
                                   "playing it, so any server can relay you there at once")
@@ -104,7 +107,9 @@ class Unqueue(_Message):
 
 class History(_Message):
     """Every event of a table you joined so far, as your seat may see them (the game's whole log, after a reload or
-    on another device). Answered with an `ack` carrying `events` (versions 1 .. `version`)."""
+    on another device; `join` with `history` gets the same in its `sync`). Answered with an `ack` carrying `events`:
+    the versions `version` - len(events) + 1 .. `version`, from 1 unless the game had more than HISTORY_EVENTS
+    (5000), then the newest."""
 
     type: Literal["history"]
     id: RequestId = None
@@ -200,9 +205,9 @@ class Ack(_Message):
     seat: int | None = None
     matchmaking: MatchmakingData | None = Field(default=None, description="`queue` and `unqueue` only")
     rematch: RematchData | None = Field(default=None, description="`rematch` only")
-    events: list[dict[str, Any]] | None = Field(default=None, description="`history` only: the table's events from "
-                                                                          "version 1 to `version`, as your seat may "
-                                                                          "see them")
+    events: list[dict[str, Any]] | None = Field(default=None, description="`history` only: the table's events up "
+                                                                          "to `version` (from version 1, or the "
+                                                                          "newest 5000), as your seat may see them")
 
 
 class Error(_Message):
@@ -239,8 +244,9 @@ class TableMessage(_Message):
     seat_token: str | None = Field(default=None, description="sync and catch_up: send it back with your next join "
                                                              "of this table (any server then relays you at once)")
     events: list[dict[str, Any]] | None = Field(
-        default=None, description="what happened, as this seat may know it; a move made for a person has `auto`: "
-                                  "timeout or away")
+        default=None, description="what happened, as this seat may know it (a `sync` has them only for a `join` "
+                                  "with `history`: every event so far); the events of a move no person chose have "
+                                  "`auto`: timeout, covering_bot or automatic")
     public: dict[str, Any] | None = Field(default=None, description="the view every seat shares: whole (sync, "
                                                                     "catch_up) or a patch (update)")
     private: dict[str, Any] | None = Field(default=None, description="this seat's own part of its view (hand, ...): "

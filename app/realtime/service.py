@@ -173,10 +173,11 @@ class Realtime:
                                                                                 message.token)
         if owner is None or owner == self.node_id:
             table = self._seated_local(table_id, connection.user_id)
-            seat = await table.connect(connection, connection.user_id, message.since)
+            seat = await table.connect(connection, connection.user_id, message.since, message.history)
             connection.tables.add(table_id)
             return {"type": "ack", "table": table_id, "version": table.version, "seat": seat}
-        done = await self._ask(owner, "join", connection, table=table_id, since=message.since)
+        done = await self._ask(owner, "join", connection, table=table_id, since=message.since,
+                               history=message.history)
         connection.remote[table_id] = owner
         connection.tables.add(table_id)
         return {"type": "ack", "table": table_id, "version": done["version"], "seat": done["seat"]}
@@ -238,7 +239,7 @@ class Realtime:
     async def _remote_join(self, message: dict[str, Any]) -> dict[str, Any]:
         table = self._owned(message["table"], message["user"])
         listener = self._remote(message)
-        seat = await table.connect(listener, message["user"], message.get("since"))
+        seat = await table.connect(listener, message["user"], message.get("since"), bool(message.get("history")))
         self._remote_tables[(listener.node, listener.socket)].add(table.id)
         return {"seat": seat, "version": table.version}
 

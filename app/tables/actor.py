@@ -42,6 +42,7 @@ from app.tables.thinking import THINKING
 log = logging.getLogger(__name__)
 
 EVENT_BUFFER = 256  # events kept for reconnecting clients; an older gap gets a full view instead
+HISTORY_EVENTS = 5000  # a seat's history (the game's log) holds at most this many, the newest: a whole game
 MAX_TIMEOUT_MOVES = 50  # a guard: moves a bot makes for a timed-out seat before the timer starts again
 MAX_BATCH = 64  # requests handled between two log appends
 SNAPSHOT_EVERY_ENTRIES = 100  # a snapshot at least every this many log entries (and every snapshot_seconds)
@@ -55,7 +56,10 @@ SOURCES = ("player", "timeout", "away", "bot", "table", "notice")
 NOTICES = ("seat_connected", "seat_disconnected", "seat_away", "seat_back")
 # Table-level actions a person takes (source "player"): logged like moves, but the table handles them, not the game.
 RESIGN = {"type": "resign"}
-PLAYED_FOR = {"timeout": "timeout", "away": "away"}  # events of moves made for a person say so (`auto`)
+PLAYED_FOR = ("timeout", "away")  # sources of the moves a bot made for a person (platform.md: covered turns)
+# The events of a move no person chose say why (`auto`): the turn timer ran out, a bot covers a seat whose person is
+# away or left, or the table applied it by itself (a deadline: pika.md, the penalty for a Pika not called in time).
+AUTO = {"timeout": "timeout", "away": "covering_bot", "table": "automatic"}
 
 
 class Listener(Protocol):
@@ -195,6 +199,10 @@ class TableActor:
         self._decided: int | None = None  # the seat whose decision the entry just run was (timers stop)
         self._wall_clock = wall_clock
         self._events: deque[tuple[int, Event]] = deque(maxlen=EVENT_BUFFER)
+        # Every event up to _history_version (the newest HISTORY_EVENTS), built when a seat first asks for the
+        # history and brought up to date from _events at the next ask: nothing on the path of a move.
+        self._history: deque[Event] = deque(maxlen=HISTORY_EVENTS)
+        self._history_version = 0
         self._unsent: list[Event] = []  # numbered events not yet sent (their versions end at self.version)
         self._info_changed = False
         self._inbox: asyncio.Queue[_Request] = asyncio.Queue()
@@ -265,15 +273,18 @@ class TableActor:
         plays the seat to the end and the seat counts as having left. Returns the version after it."""
         return await self._ask("resign", user_id=user_id)
 
-    async def connect(self, listener: Listener, user_id: int | None, since: int | None) -> int | None:
-        """Follow the table; the listener gets what it missed since `since`. Returns the seat (None: spectator)."""
-        return await self._ask("connect", listener=listener, user_id=user_id, since=since)
+    async def connect(self, listener: Listener, user_id: int | None, since: int | None,
+                      history: bool = False) -> int | None:
+        """Follow the table; the listener gets what it missed since `since` (with `history`, when that is not
+        known, every event so far). Returns the seat (None: spectator)."""
+        return await self._ask("connect", listener=listener, user_id=user_id, since=since, history=history)
 
     async def disconnect(self, listener: Listener) -> None:
         await self._ask("disconnect", listener=listener)
 
     async def history(self, user_id: int | None) -> tuple[int, list[dict[str, Any]]]:
-        """Every event so far as `user_id`'s seat (or a spectator) may see them: (version, events from version 1)."""
+        """Every event so far (the newest HISTORY_EVENTS) as `user_id`'s seat (or a spectator) may see them:
+        (version, events), the events being the versions version - len(events) + 1 .. version."""
         return await self._ask("history", user_id=user_id)
 
     def seat_of(self, user_id: int | None) -> int | None:
@@ -383,7 +394,7 @@ class TableActor:
                     stopping = stopping or request.kind == "stop"
                 committed = await self._commit()
                 for request, result, error in answers:
-                    if not committed and error is None and request.kind in ("act", "connect"):
+                    if not committed and error is None and request.kind in ("act", "connect", "history"):
                         error = self._closed_error()
                     _answer(request, result, error)
                 if stopping or self.status == "lost":
@@ -525,7 +536,8 @@ class TableActor:
         self._last_snapshot = 0.0  # a snapshot right after: "Games in progress" elsewhere reads the seat from it
         return self.version
 
-    async def _on_connect(self, listener: Listener, user_id: int | None, since: int | None) -> int | None:
+    async def _on_connect(self, listener: Listener, user_id: int | None, since: int | None,
+                          history: bool = False) -> int | None:
         seat = self.seat_of(user_id) if user_id is not None else None
         self._connections = [c for c in self._connections if c.listener is not listener]
         joining = _Connection(listener, seat)
@@ -533,7 +545,7 @@ class TableActor:
         # The others are sent everything up to now (this connection counted as connected), so every baseline is
         # the current state, which is also what the newcomer is sent in full.
         self._flush(force=True, skip=joining)
-        listener.send_text(self._full_message(seat, since))
+        listener.send_text(self._full_message(seat, since, history))
         if seat is not None and self.status == "playing" and not self.seats[seat].resigned:
             timer = self._grace_timers.pop(seat, None)
             if timer:
@@ -564,17 +576,36 @@ class TableActor:
         self._watch_idle()
 
     async def _on_history(self, user_id: int | None) -> tuple[int, list[dict[str, Any]]]:
-        """The whole log replayed from the seed on a scratch table (the live one keeps only its recent events):
-        cheap, one game's moves through the engine, and exactly the events the players were sent."""
         seat = self.seat_of(user_id) if user_id is not None else None
+        return self.version, [event.for_seat(seat) for event in self._all_events()]
+
+    def _all_events(self) -> deque[Event]:
+        """Every event so far (the newest HISTORY_EVENTS), each seat's parts in it: what was kept at the last ask
+        and the recent events since, or, when those do not reach back to it (a resumed table, a long while since),
+        the whole log replayed from the seed on a scratch table: one game's moves through the engine, giving
+        exactly the events the players were sent."""
+        oldest = self._events[0][0] if self._events else self.version + 1
+        if self._history_version + 1 < oldest:
+            self._history, self._history_version = self._replayed_events()
+        for version, event in self._events:
+            if version > self._history_version:
+                self._history.append(event)
+        self._history_version = self.version
+        return self._history
+
+    def _replayed_events(self) -> tuple[deque[Event], int]:
         scratch = TableActor(table_id=self.id, game=type(self.game).create(
             len(self.seats), self.options, HashRandom(bytes.fromhex(self.seed_hex))), mode=self.mode,
             seats=[Seat(s.kind, s.name, s.user_id, s.bot_level) for s in self.seats])
-        scratch._events = deque()  # all of them
-        scratch.replay([LogEntry(e.seat, e.action, e.source, e.version) for e in self.entries[: self._durable]])
-        events = [event.for_seat(seat) for _, event in scratch._events]
-        finished = [event.for_seat(seat) for version, event in self._events if version > scratch.version]
-        return self.version, events + finished  # the end of the game (not a log entry) from the live table
+        scratch._events = deque(maxlen=HISTORY_EVENTS)
+        try:
+            scratch.replay([LogEntry(e.seat, e.action, e.source, e.version) for e in self.entries])
+        except IllegalAction:
+            # Never expected (the live table got here from the same log); the recent events are then all there
+            # is, and the gap before them shows in their versions.
+            log.exception("table %s: its log does not replay; the history holds the recent events only", self.id)
+            return deque(maxlen=HISTORY_EVENTS), 0
+        return deque((event for _, event in scratch._events), maxlen=HISTORY_EVENTS), scratch.version
 
     async def _on_grace_over(self, seat: int) -> None:
         self._grace_timers.pop(seat, None)
@@ -676,9 +707,9 @@ class TableActor:
                 self.seats[seat].human_turns += 1
             elif source in PLAYED_FOR:
                 self.seats[seat].covered_turns += 1
-        auto = PLAYED_FOR.get(source)
+        auto = AUTO.get(source)
         if auto is not None:
-            # Moves made for a person say so in their events (the log then reads "time ran out: ...").
+            # Moves no person chose say so in their events (the log then reads "Time ran out: ...").
             events = [Event(event.type, {**event.public, "auto": auto}, event.private) for event in events]
         return events
 
@@ -775,6 +806,8 @@ class TableActor:
         self.version = 0
         self.entries = []
         self._events.clear()
+        self._history.clear()
+        self._history_version = 0
         self.replay(saved)
 
     def _lose(self) -> None:
@@ -963,9 +996,10 @@ class TableActor:
         private_part = f',"private":{strict_json.dumps(private_patch)}' if private_patch else ""
         return f"{head}{own_events}{shared}{private_part}{legal_part}}}"
 
-    def _full_message(self, seat: int | None, since: int | None) -> str:
-        """A joining listener's first message: what it missed (catch_up) or nothing (sync), then the whole state;
-        it also sets the baselines the next patches are made against."""
+    def _full_message(self, seat: int | None, since: int | None, history: bool = False) -> str:
+        """A joining listener's first message: what it missed (catch_up) or, when that is not known, nothing or
+        with `history` every event so far (sync), then the whole state; it also sets the baselines the next patches
+        are made against."""
         public = self.game.public_view()
         info = self.describe()
         self._sent_public, self._sent_info = public, info  # what everyone has now (see _on_connect)
@@ -979,6 +1013,8 @@ class TableActor:
             message["type"] = "catch_up"
             message["since"] = since
             message["events"] = [event.for_seat(seat) for version, event in self._events if version > since]
+        elif history:
+            message["events"] = [event.for_seat(seat) for event in self._all_events()]
         message["public"] = public
         if seat is not None:
             private = self.game.private_view(seat)

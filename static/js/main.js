@@ -34,11 +34,25 @@ const GUEST_SCREENS = new Set(['lobby', 'setup', 'table', 'results', 'games', 's
 // Short names for the header's chips of running shop items (the shop shows the full titles).
 const RUNNING_LABELS = { booster: 'Booster', vip: 'VIP' };
 
+/** Logging out of a guest account loses it (and its games) for good: say so first and offer to sign up instead. */
+function GuestLogOutConfirm({ onCancel }) {
+  return html`<div class="confirm confirm-logout" role="group" aria-label="Confirm logging out of the guest account">
+    <p><strong>Log out of this guest account?</strong> It cannot be logged into again: its games are lost unless
+      you sign up first.</p>
+    <div class="row">
+      <a class="btn btn-primary btn-small" href="#/signup" onClick=${onCancel}>Sign up to keep them</a>
+      <button type="button" class="btn btn-small" onClick=${() => logOut()}>Log out anyway</button>
+      <button type="button" class="btn btn-ghost btn-small" onClick=${onCancel}>Cancel</button>
+    </div>
+  </div>`;
+}
+
 function Header({ me, route, unseen }) {
   // At a table on a phone the header is one row: the navigation opens from "Menu", so the game keeps the screen.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [route.path]);
   const compact = route.name === 'table';
+  const [confirmingLogOut, setConfirmingLogOut] = useState(false);
   // /api/me lists what ran when it was read; one that ended since then is not shown.
   const running = (me?.active || []).filter((item) => Date.parse(item.ends_at) > Date.now());
   const runningText = running.map((item) => `, ${item.title} until ${when(item.ends_at)}`).join('');
@@ -60,7 +74,8 @@ function Header({ me, route, unseen }) {
               request${unseen === 1 ? '' : 's'}</span>` : ''}</a>`;
         })}
         ${me.guest && html`<a href="#/signup" class="nav-signup">Sign up</a>`}
-        <button type="button" class="nav-logout" onClick=${() => logOut()}>Log out</button>
+        <button type="button" class="nav-logout"
+          onClick=${() => (me.guest ? setConfirmingLogOut(true) : logOut())}>Log out</button>
       </nav>`}
       ${me && html`<div class="me-chip" aria-label=${`${me.username}: ${coins(me.coins)}, level ${me.level}${runningText}`}>
         <span class="me-name">${me.username}</span>
@@ -72,6 +87,7 @@ function Header({ me, route, unseen }) {
       ${me && compact && html`<button type="button" class="menu-toggle" aria-expanded=${menuOpen ? 'true' : 'false'}
         aria-controls="main-nav" onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>`}
     </div>
+    ${me?.guest && confirmingLogOut && html`<${GuestLogOutConfirm} onCancel=${() => setConfirmingLogOut(false)} />`}
   </header>`;
 }
 

@@ -162,7 +162,8 @@ class Connection {
         info: { ...message.info, my_seat: message.seat },
       };
       entry.version = message.version;
-      const fresh = message.type === 'sync' ? [] : numbered.filter((event) => seen === null || event.version > seen);
+      // A sync's events are the whole log so far (we join with `history`); a catch_up's, what we missed.
+      const fresh = message.type === 'sync' ? numbered : numbered.filter((event) => seen === null || event.version > seen);
       this.deliverTable(entry, message, fresh);
       return;
     }
@@ -273,7 +274,9 @@ class Connection {
 
   join(entry) {
     entry.joining = true;
-    const join = { type: 'join', table: entry.id, since: entry.version };
+    // `history`: when the server cannot catch us up (first join, reload, a gap too old), its sync brings every
+    // event so far, so the game's log is whole (docs/protocol.md, "The game's log").
+    const join = { type: 'join', table: entry.id, since: entry.version, history: true };
     if (entry.token) join.token = entry.token; // names the server playing it: any server relays us there at once
     this.request(join)
       .then((ack) => {

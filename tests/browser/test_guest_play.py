@@ -49,6 +49,15 @@ async def test_a_visitor_plays_pika_as_a_guest_then_signs_up_and_keeps_the_game(
             await page.get_by_role("heading", name=re.compile(r"^(You won!|You finished \d+(st|nd|rd|th))$")).wait_for()
             await grace.shot("guest-results")
 
+            # "Log out" from a guest account asks first: the account and its games would be lost for good.
+            await nav.get_by_role("button", name="Log out").click()
+            confirm = page.get_by_role("group", name="Confirm logging out of the guest account")
+            await confirm.get_by_text("its games are lost unless you sign up first").wait_for()
+            await grace.shot("guest-log-out-asks")
+            await confirm.get_by_role("button", name="Cancel").click()
+            assert await confirm.count() == 0
+            assert (await page.locator(".me-name").inner_text()).startswith("Guest-")
+
             # Signing up from the guest session: the same account, now with a name, a password and the coins.
             await page.get_by_role("link", name="Sign up to keep this game").click()
             await page.get_by_role("heading", name="Create your account").wait_for()

@@ -1,17 +1,25 @@
 """Leaving a table and money in view (issue 19), in the browser: a player ends a practice game with the table's
 "End this game" button (the confirmation says what it costs) and it leaves "Games in progress"; at a staked table
-the queue says how many wait at each stake, and the table shows the stake and the pot, and what leaving costs."""
+the queue says how many wait at each stake, the table shows the stake and the pot, and what leaving costs, and the
+results show each player's net coins: exactly what the ledger moved on their wallets for that game."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from app.client import TablestakesClient
-from tests.browser.helpers import DESKTOP, PASSWORD, open_player, sign_up
+from tests.browser.helpers import DESKTOP, PASSWORD, open_player, play_pika, sign_up
 from tests.support.harness import reach_staked_level
 from tests.support.live import live_server
 
 pytestmark = pytest.mark.browser
+
+
+async def wallet_balance(runtime, user_id: int) -> int:
+    async with runtime.reader() as session:
+        return await runtime.ledger.balance(session, await runtime.ledger.wallet_id(session, user_id))
 
 
 async def test_a_player_resigns_a_practice_game_and_a_staked_table_shows_stake_and_pot(
@@ -59,6 +67,8 @@ async def test_a_player_resigns_a_practice_game_and_a_staked_table_shows_stake_a
                 await bob.register("bob_waits", PASSWORD)
                 await reach_staked_level(runtime, bob.user["id"])
                 await bob.connect()
+                balances_before = {"ada_leaves": await wallet_balance(runtime, user.id),
+                                   "bob_waits": await wallet_balance(runtime, bob.user["id"])}
                 await bob.request({"type": "queue", "game": "pika", "seats": 2, "mode": "staked", "stake": 100})
                 await page.goto("/#/play/pika/staked")
                 await page.reload()  # the page's level is from before the XP was granted
@@ -81,5 +91,26 @@ async def test_a_player_resigns_a_practice_game_and_a_staked_table_shows_stake_a
                 await confirm.get_by_text("stays in the pot of 200 coins").wait_for()
                 await ada.shot("staked-table-money")
                 await confirm.get_by_role("button", name="Stay").click()
+
+                # Bob leaves (a bot covers his seat, platform.md's leaver rule); Ada plays to the end. The results
+                # show both nets, and each equals what the ledger moved on that wallet since before the stake.
+                staked_table = page.url.rsplit("/", 1)[-1]
+                await bob.join(staked_table)
+                await bob.resign(staked_table)
+                await play_pika(ada, timeout=240, shoot=False)
+                await page.get_by_role("link", name=re.compile("results", re.I)).first.click()
+                await page.get_by_role("heading", name="Placings").wait_for()
+                await ada.shot("staked-results")
+                after = {"ada_leaves": await wallet_balance(runtime, user.id),
+                         "bob_waits": await wallet_balance(runtime, bob.user["id"])}
+                placings = page.get_by_role("table")
+                for name in ("ada_leaves", "bob_waits"):
+                    row = placings.get_by_role("row").filter(has_text=name)
+                    shown = (await row.locator("td.num").first.inner_text()).split()[0].replace("\u2212", "-")
+                    assert int(shown) == after[name] - balances_before[name], (name, shown, balances_before, after)
+                earned = page.get_by_role("region", name="What you earned")
+                mine = (await earned.locator(".stat-value").first.inner_text()).replace("\u2212", "-")
+                assert int(mine) == after["ada_leaves"] - balances_before["ada_leaves"]
+                assert sum(after.values()) - sum(balances_before.values()) >= 0  # the pot was paid out, none lost
             finally:
                 await bob.close()

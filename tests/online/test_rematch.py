@@ -110,6 +110,26 @@ async def test_a_friend_who_declines_drops_the_seat_and_too_few_seats_mean_no_re
     assert getattr(refused.value, "code", None) in ("rematch_declined", "rematch_closed")
 
 
+async def test_one_leaving_while_two_agree_at_the_same_moment_gives_one_table_without_the_leaver(online):
+    ada, bob, cy = await online.player("ada"), await online.player("bob"), await online.player("cyd")
+    room = await ada.post("/api/rooms", {"game": "stakes", "seats": 3})
+    for guest in (bob, cy):
+        await ada.post(f"/api/rooms/{room['id']}/invitations", {"username": guest.user["username"]})
+        invitation = (await guest.get("/api/invitations"))["invitations"][0]
+        await guest.post(f"/api/invitations/{invitation['id']}/accept")
+    old = (await ada.post(f"/api/rooms/{room['id']}/start"))["table_id"]
+    await play(old, ada, bob, cy)
+    before = await live_tables(online)
+    await asyncio.gather(rematch(ada, old), rematch(cy, old, agree=False), rematch(bob, old))
+    started = [await notice(c, "started") for c in (ada, bob)]
+    assert len({s["table_id"] for s in started}) == 1
+    new = started[0]["table_id"]
+    assert await live_tables(online) == before + 1
+    assert await seat_names(online, new) == ["ada", "bob"]
+    told = await notice(cy, "started")  # the leaver hears of it, as one who declined (its page stays put)
+    assert told["agreed"] == ["ada", "bob"] and told["declined"] == ["cyd"]
+
+
 async def test_an_online_rematch_fills_the_seat_of_who_did_not_answer_with_a_simulated_player(online):
     ada, bob = await online.player("ada"), await online.player("bob")
     await queue(ada, "stakes", 2)

@@ -1,5 +1,6 @@
-// The table shell, the same for every game: whose turn and its timer, the seats (connected, away, bot), the last
-// action, reconnection, and the end of the game. The game itself is drawn by its module (games/<name>.js).
+// The table shell, the same for every game: whose turn and its timer, the seats (connected, away, bot), the game's
+// log (the last few lines, and the whole of it on demand), reconnection, and the end of the game. The game itself is
+// drawn by its module (games/<name>.js).
 import { get } from '../api.js';
 import { gameModule } from '../games/index.js';
 import { html, useCallback, useEffect, useRef, useState } from '../lib.js';
@@ -11,7 +12,8 @@ import { toast, useStore } from '../state.js';
 import { TablePrefs, useTableSignals } from '../tablefx.js';
 import { botTag, coins, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useNow } from '../ui.js';
 
-const LOG_KEEP = 60;
+const LOG_KEEP = 5000; // the server's history holds at most as many (docs/protocol.md, "The game's log")
+const LOG_RECENT = 6; // lines always in view at the table (fewer on a phone: log.css)
 
 /** A seat's name; a bot's level is left to its "bot · level" tag ("Bot 1 (easy)" reads "Bot 1"). */
 function seatName(seat) {
@@ -52,15 +54,44 @@ function describeTableEvent(event, name, me) {
   }
 }
 
-/** Moves made for a person (docs/protocol.md: `auto` on their events) say so. */
-const PLAYED_FOR = { timeout: 'Time ran out: ', away: 'A bot played: ' };
+/** Why nobody at the seat chose this move (docs/protocol.md: `auto` on its events), said before the move. */
+function playedFor(event, name, info) {
+  const mine = event.seat === info.my_seat;
+  const who = mine ? 'you' : name(event.seat);
+  const them = mine ? 'you' : 'them';
+  switch (event.auto) {
+    case 'timeout':
+      return `Time ran out${mine ? '' : ` for ${who}`} — a bot played for ${them}: `;
+    case 'covering_bot':
+      if ((info.resigned || []).includes(event.seat)) return `${mine ? 'You' : who} left — a bot plays for ${them}: `;
+      return `${mine ? 'You were' : `${who} was`} away — a bot played for ${them}: `;
+    case 'automatic':
+      return 'Automatic: ';
+    default:
+      return null;
+  }
+}
 
+/** One line of the log for an event, or null when it is not worth a line. */
 function describe(module, event, info) {
   const name = namer(info);
   const table = describeTableEvent(event, name, info.my_seat);
-  if (table !== undefined) return table;
+  if (table !== undefined) return table ? { text: table } : null;
   const text = module.describe(event, { name, me: info.my_seat, seats: info.seats });
-  return text && event.auto && PLAYED_FOR[event.auto] ? PLAYED_FOR[event.auto] + text : text;
+  if (!text) return null;
+  const why = typeof event.seat === 'number' ? playedFor(event, name, info) : null;
+  // "You played green 5." reads "Time ran out — a bot played for you: you played green 5."
+  return why ? { text: why + text.replace(/^You\b/, 'you'), auto: event.auto } : { text };
+}
+
+/** The log's lines for numbered events (socket.js gives each its version). */
+function logLines(module, events, info) {
+  const lines = [];
+  for (const event of events) {
+    const line = describe(module, event, info);
+    if (line) lines.push({ ...line, version: event.version });
+  }
+  return lines;
 }
 
 function SeatStrip({ info, view, module, acting }) {
@@ -189,15 +220,25 @@ function LeaveGame({ info, id }) {
   </div>`;
 }
 
-function LastAction({ log }) {
-  const last = log[log.length - 1];
-  return html`<div class="last-action">
-    <p aria-live="polite"><span class="muted">Last:</span> ${last ? last.text : 'The game begins.'}</p>
-    ${log.length > 1 && html`<details class="log">
-      <summary>Log (${log.length})</summary>
-      <ol>${log.slice().reverse().map((line) => html`<li key=${line.key}>${line.text}</li>`)}</ol>
+/** The game's log: the last few lines in view, the whole of it in a panel that opens (newest first in both). */
+function GameLog({ log }) {
+  const { lines, from } = log;
+  const recent = lines.slice(-LOG_RECENT).reverse();
+  return html`<section class="last-action game-log" aria-label="Game log">
+    <ol class="log-recent" aria-live="polite" aria-relevant="additions">
+      ${recent.length
+        ? recent.map((line) => html`<li key=${line.version} class=${line.auto ? 'log-auto' : ''}>${line.text}</li>`)
+        : html`<li class="muted">The game begins.</li>`}
+    </ol>
+    ${lines.length > LOG_RECENT && html`<details class="log-all">
+      <summary>Whole log (${lines.length})</summary>
+      <ol class="log-lines" reversed tabindex="0" aria-label="Every move so far, newest first">
+        ${lines.slice().reverse().map((line) => html`<li key=${line.version}
+          class=${line.auto ? 'log-auto' : ''}>${line.text}</li>`)}
+      </ol>
+      ${from > 1 && html`<p class="muted">Older moves are not kept.</p>`}
     </details>`}
-  </div>`;
+  </section>`;
 }
 
 function GameOver({ info, module, id, username }) {
@@ -231,24 +272,23 @@ export function TableScreen({ params, me }) {
   const id = params.id;
   const store = useStore();
   const [table, setTable] = useState(null); // {view, legal, info, version}
-  const [log, setLog] = useState([]);
+  const [log, setLog] = useState({ lines: [], from: 1 }); // from: the first version the log holds
   const [problem, setProblem] = useState(null); // joining failed
   const [error, setError] = useState(null); // the last move's refusal
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    let logKey = 0;
     return socket.watch(id, {
       onMessage(message) {
         const info = message.table_info;
         const module = gameModule(info.game);
-        if (module && message.events.length) {
-          const lines = [];
-          for (const event of message.events) {
-            const text = describe(module, event, info);
-            if (text) lines.push({ key: `${event.version}-${(logKey += 1)}`, text });
-          }
-          if (lines.length) setLog((old) => [...old, ...lines].slice(-LOG_KEEP));
+        if (module && message.type === 'sync') {
+          // A sync carries the whole log so far (we join with `history`): it replaces what we had.
+          const first = message.events.length ? message.events[0].version : message.version + 1;
+          setLog({ lines: logLines(module, message.events, info).slice(-LOG_KEEP), from: first });
+        } else if (module && message.events.length) {
+          const lines = logLines(module, message.events, info);
+          if (lines.length) setLog((old) => ({ ...old, lines: [...old.lines, ...lines].slice(-LOG_KEEP) }));
         }
         setTable({ view: message.view, legal: message.legal, info, version: message.version });
         setProblem(null);
@@ -318,12 +358,12 @@ export function TableScreen({ params, me }) {
       <${MoneyBar} info=${info} />
       <${TurnBar} info=${info} view=${view} legal=${legal} serverNow=${serverNow} module=${module} />
       <${SeatStrip} info=${info} view=${view} module=${module} acting=${finished ? [] : view.to_act || []} />
-      <${LastAction} log=${log} />
+      <${GameLog} log=${log} />
       <${LeaveGame} info=${info} id=${id} />
       <${TablePrefs} />
       ${finished && html`<${GameOver} info=${info} module=${module} id=${id} username=${me?.username} />`}
       ${info.status === 'cancelled' && html`<section class="card game-over" aria-label="Game ended">
-        <h2>This game has ended</h2><p>Nothing more is played at this table (the last line above says why).</p>
+        <h2>This game has ended</h2><p>Nothing more is played at this table (the log above says why).</p>
         <div class="row"><a class="btn btn-primary" href="#/lobby">Back to the lobby</a></div></section>`}
       <${Game} view=${view} legal=${finished ? [] : legal} send=${send} busy=${busy || offline} error=${error}
         info=${info} me=${info.my_seat} name=${namer(info)} serverNow=${serverNow} over=${finished} />

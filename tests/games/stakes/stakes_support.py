@@ -7,7 +7,9 @@ import random
 from typing import Any
 
 from app.games.base import Event
+from app.games.rng import HashRandom
 from app.games.stakes import Stakes
+from app.games.stakes.game import PEEK_DEPTH
 
 
 def act(game: Stakes, seat: int, kind: str, **fields: Any) -> list[Event]:
@@ -61,3 +63,18 @@ def random_action(game: Stakes, chooser: random.Random) -> tuple[int, dict[str, 
     seat = game.acting_seats()[0]
     legal = game.legal_actions(seat)
     return seat, legal[chooser.randrange(len(legal))]
+
+
+def dealt_again(game: Stakes, chooser: random.Random) -> Stakes:
+    """The same game with what no seat has seen changed: the deck below the cards a Peek showed (someone may know
+    those, so they stay where they are) in another order, and another random source (the dice and reshuffles to
+    come). stakes.md: nobody sees the deck order; only a Jack's flipper sees the peeked cards."""
+    twin = Stakes.from_state(json.loads(json.dumps(game.to_state())))
+    known = max([len(peek["cards"]) for peek in twin.peeks.values()]
+                + [PEEK_DEPTH if twin.pending and twin.pending.get("type") == "put_back" else 0])
+    below = twin.deck[known:]
+    chooser.shuffle(below)
+    twin.deck[known:] = below
+    twin.rng = HashRandom(f"another seed {chooser.random()}".encode())
+    assert not twin.check_invariants()
+    return twin
