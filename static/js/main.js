@@ -49,17 +49,35 @@ function GuestLogOutConfirm({ onCancel }) {
 }
 
 function Header({ me, route, unseen }) {
+  // At a table on a phone the header is one row: the navigation opens from "Menu", so the game keeps the screen.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [route.path]);
+  const compact = route.name === 'table';
   const [confirmingLogOut, setConfirmingLogOut] = useState(false);
   // /api/me lists what ran when it was read; one that ended since then is not shown.
   const running = (me?.active || []).filter((item) => Date.parse(item.ends_at) > Date.now());
   const runningText = running.map((item) => `, ${item.title} until ${when(item.ends_at)}`).join('');
-  return html`<header class="topbar">
+  return html`<header class=${`topbar${compact ? ' topbar-compact' : ''}${menuOpen ? ' menu-open' : ''}`}>
     <a class="skip" href="#main" onClick=${(e) => {
       e.preventDefault();
       document.getElementById('page-title')?.focus();
     }}>Skip to content</a>
     <div class="topbar-row">
-      <a class="brand" href="#/"><span class="brand-mark" aria-hidden="true"></span>Tablestakes</a>
+      <a class="brand" href="#/"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Tablestakes</span></a>
+      ${me && html`<nav class="nav" id="main-nav" aria-label="Main">
+        ${NAV.filter(([name]) => !me.guest || GUEST_NAV.has(name)).map(([name, href, label]) => {
+          // The Friends badge: requests not seen yet. The link keeps its name; the count is its description.
+          const badge = name === 'friends' && unseen > 0;
+          return html`<a href=${href} class=${route.name === name ? 'current' : ''}
+            aria-current=${route.name === name ? 'page' : undefined}
+            aria-describedby=${badge ? 'friends-unseen' : undefined}>${label}${badge ? html` <span class="nav-badge"
+              aria-hidden="true">${unseen}</span><span id="friends-unseen" hidden>${unseen} new friend
+              request${unseen === 1 ? '' : 's'}</span>` : ''}</a>`;
+        })}
+        ${me.guest && html`<a href="#/signup" class="nav-signup">Sign up</a>`}
+        <button type="button" class="nav-logout"
+          onClick=${() => (me.guest ? setConfirmingLogOut(true) : logOut())}>Log out</button>
+      </nav>`}
       ${me && html`<div class="me-chip" aria-label=${`${me.username}: ${coins(me.coins)}, level ${me.level}${runningText}`}>
         <span class="me-name">${me.username}</span>
         <span class="chip chip-coins" title="Coins"><span aria-hidden="true">●</span> ${coins(me.coins)}</span>
@@ -67,21 +85,9 @@ function Header({ me, route, unseen }) {
         ${running.map((item) => html`<a class="chip chip-running" href="#/shop"
           title=${`${item.title}: coin prizes ×${item.multiplier} until ${when(item.ends_at)}`}>${RUNNING_LABELS[item.item] || item.title} ×${item.multiplier}</a>`)}
       </div>`}
+      ${me && compact && html`<button type="button" class="menu-toggle" aria-expanded=${menuOpen ? 'true' : 'false'}
+        aria-controls="main-nav" onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>`}
     </div>
-    ${me && html`<nav class="nav" aria-label="Main">
-      ${NAV.filter(([name]) => !me.guest || GUEST_NAV.has(name)).map(([name, href, label]) => {
-        // The Friends badge: requests not seen yet. The link keeps its name; the count is its description.
-        const badge = name === 'friends' && unseen > 0;
-        return html`<a href=${href} class=${route.name === name ? 'current' : ''}
-          aria-current=${route.name === name ? 'page' : undefined}
-          aria-describedby=${badge ? 'friends-unseen' : undefined}>${label}${badge ? html` <span class="nav-badge"
-            aria-hidden="true">${unseen}</span><span id="friends-unseen" hidden>${unseen} new friend
-            request${unseen === 1 ? '' : 's'}</span>` : ''}</a>`;
-      })}
-      ${me.guest && html`<a href="#/signup" class="nav-signup">Sign up</a>`}
-      <button type="button" class="nav-logout"
-        onClick=${() => (me.guest ? setConfirmingLogOut(true) : logOut())}>Log out</button>
-    </nav>`}
     ${me?.guest && confirmingLogOut && html`<${GuestLogOutConfirm} onCancel=${() => setConfirmingLogOut(false)} />`}
   </header>`;
 }

@@ -159,7 +159,9 @@ class Player:
 
 @asynccontextmanager
 async def open_player(playwright: Playwright, base_url: str, name: str, *, viewport: dict[str, int], label: str,
-                      profile_root: Path) -> AsyncIterator[Player]:
+                      profile_root: Path, reduced_motion: str = "reduce", has_touch: bool = False
+                      ) -> AsyncIterator[Player]:
+    """A person at a fresh browser. Motion is reduced unless a test looks at the motion itself."""
     chromium = require_chromium(playwright)
     profile = profile_root / f"profile-{label}"
     profile.mkdir(parents=True, exist_ok=True)
@@ -170,7 +172,8 @@ async def open_player(playwright: Playwright, base_url: str, name: str, *, viewp
         headless=True,
         viewport=viewport,
         base_url=base_url,
-        reduced_motion="reduce",
+        reduced_motion=reduced_motion,
+        has_touch=has_touch,
     )
     context.set_default_timeout(15_000)
     page = context.pages[0] if context.pages else await context.new_page()

@@ -33,6 +33,8 @@ async def test_a_visitor_plays_pika_as_a_guest_then_signs_up_and_keeps_the_game(
             await page.locator(".hand .hand-card").first.wait_for()
             table_id = page.url.rsplit("/", 1)[-1]
             nav = page.get_by_role("navigation", name="Main")
+            # At a table on a phone the header keeps one row: the navigation opens from "Menu".
+            await page.get_by_role("button", name="Menu").click()
             await nav.get_by_role("link", name="Sign up").wait_for()
             # A guest sees only what it may use: no friends, wallet, league or shop.
             for hidden in ("Friends", "Wallet", "League", "Shop"):

@@ -1,7 +1,9 @@
 // The Piraten Kapern table (rules: shared/rules/kapern.md; view, actions and events: app/games/kapern/game.py and
 // scoring.py). Turn up a card, roll eight dice, reroll two or more non-skull dice as often as you dare, stop to score;
 // three skulls disqualify. Skull Island, sea battles, Treasure Island and the Guardian change the turn.
-import { html, useEffect, useRef, useState } from '../lib.js';
+import { html, useEffect, useLayoutEffect, useRef, useState } from '../lib.js';
+import { CountUp, roll } from '../motion.js';
+import { playSound } from '../sound.js';
 import { ErrorNote, number, signed } from '../ui.js';
 import { listNames, plural, useFocusKeeper } from './parts.js';
 
@@ -265,7 +267,7 @@ function Scoreboard({ view, name, me, over }) {
             ${end.leader === row.seat && html`<span class="tag tag-turn">leader</span>`}
             ${last && html`<span class="tag tag-alert">last turn</span>`}</span>
           <span class="kboard-bar" aria-hidden="true"><span style=${`width:${share}%`}></span></span>
-          <strong class=${`kboard-score num${row.score < 0 ? ' loss' : ''}`}>${number(row.score)}</strong>
+          <strong class=${`kboard-score num${row.score < 0 ? ' loss' : ''}`}><${CountUp} value=${row.score} format=${number} /></strong>
         </li>`;
       })}
     </ul>
@@ -292,6 +294,24 @@ function TurnRecord({ record, name, open }) {
 
 // ---------------------------------------------------------------------------------------------------- the table
 
+/** After a roll the dice that were thrown (their face changed, or every die on a first roll) tumble, with a rattle. */
+function useDiceRolls(turn, root) {
+  const seen = useRef({ key: turn ? `${turn.number}:${turn.rolls}` : '', faces: turn ? turn.dice.map((d) => d.face) : [] });
+  useLayoutEffect(() => {
+    const key = turn ? `${turn.number}:${turn.rolls}` : '';
+    const before = seen.current;
+    seen.current = { key, faces: turn ? turn.dice.map((d) => d.face) : [] };
+    if (key === before.key || !turn || !turn.rolls || !root.current) return;
+    let thrown = 0;
+    turn.dice.forEach((d, i) => {
+      if (turn.rolls > 1 && before.faces[i] === d.face) return;
+      roll(root.current.querySelector(`.kslot[data-die="${d.die}"] .kdie`), { delay: 40 * thrown });
+      thrown += 1;
+    });
+    if (thrown) playSound('roll');
+  });
+}
+
 function KapernTable({ view, legal, send, busy, error, me, name, over }) {
   const root = useRef(null);
   const mark = useFocusKeeper(root, '.kcontrols button:not([disabled]), .kdie-button:not([disabled])');
@@ -302,6 +322,7 @@ function KapernTable({ view, legal, send, busy, error, me, name, over }) {
   };
   const turn = view.turn;
   const mine = Boolean(turn) && turn.seat === me && legal.length > 0;
+  useDiceRolls(turn, root);
   const who = turn ? name(turn.seat) : '';
   const recent = (view.recent_turns || []).slice().reverse();
   return html`<div class="felt kapern" ref=${root} tabindex="-1">
@@ -378,7 +399,7 @@ function describe(event, { name, me }) {
 function seatInfo(view, seat) {
   const score = view.scores ? view.scores[seat] : 0;
   const last = view.end && view.end.last_turns.includes(seat);
-  return html`<span class="seat-kapern"><strong class=${score < 0 ? 'loss' : ''}>${number(score)}</strong> pts${' '}
+  return html`<span class="seat-kapern"><strong class=${score < 0 ? 'loss' : ''}><${CountUp} value=${score} format=${number} /></strong> pts${' '}
     ${last && html`<span class="tag tag-alert">last turn</span>`}</span>`;
 }
 

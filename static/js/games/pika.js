@@ -2,6 +2,8 @@
 // It implements the game-module interface of docs/client.md: title, options, Table, describe, seatInfo,
 // turnHint, scoreLabel.
 import { html, useEffect, useLayoutEffect, useRef, useState } from '../lib.js';
+import { flyFrom, useFlip, useOnChange } from '../motion.js';
+import { playSound } from '../sound.js';
 import { ErrorNote, useNow } from '../ui.js';
 
 export const COLOURS = ['red', 'yellow', 'green', 'blue'];
@@ -59,10 +61,6 @@ function CardBack({ size = 'md' }) {
   return html`<span class=${`pcard pcard-back pcard-${size}`}><span class="pcard-back-logo">Pika</span></span>`;
 }
 
-function Swatch({ colour }) {
-  return html`<span class=${`swatch swatch-${colour}`} aria-hidden="true"></span>`;
-}
-
 // ---------------------------------------------------------------------------------------------------- hand order
 
 function sortKey(name, byNumber) {
@@ -97,24 +95,32 @@ function keyed(hand) {
 
 // ---------------------------------------------------------------------------------------------------- the hand
 
-function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }) {
-  const list = useRef(null);
+/**
+ * My hand: one row that overlaps its cards as it grows (the overlap is worked out in CSS from the card count `--n`
+ * and the row's width), so its height stays the same; on a phone a long hand wraps to a second row. Cards are
+ * reordered by dragging (mouse or touch) or with Shift and an arrow key, and glide to their new places.
+ */
+function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed, listRef }) {
+  const list = listRef;
   const drag = useRef(null);
+  const dropped = useRef(null); // where the dropped card was last seen, so it glides on from under the pointer
   const suppressClickUntil = useRef(0);
   const [dragging, setDragging] = useState(null); // {from, to, dx, dy}
   const keys = keyed(cards);
+  useFlip(list, { selector: '[data-key]', attribute: 'data-key', paused: Boolean(dragging), from: dropped });
 
-  const indexAt = (x, y) => {
-    const items = [...list.current.querySelectorAll('[data-index]')];
-    let best = null;
+  // The card under the pointer, from where the cards were when the drag began (the dragged card itself is drawn
+  // under the pointer by a transform, so it must not count). Later cards overlap earlier ones: they are tried first.
+  const indexAt = (d, x, y) => {
+    let best = d.index;
     let bestDistance = Infinity;
-    for (const item of items) {
-      const box = item.getBoundingClientRect();
-      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return Number(item.dataset.index);
+    for (let i = d.rects.length - 1; i >= 0; i -= 1) {
+      const box = d.rects[i];
+      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return i;
       const distance = Math.hypot(x - (box.left + box.width / 2), y - (box.top + box.height / 2));
       if (distance < bestDistance) {
         bestDistance = distance;
-        best = Number(item.dataset.index);
+        best = i;
       }
     }
     return best;
@@ -123,7 +129,7 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
   const down = (event, index) => {
     if (event.button !== 0 || cards.length < 2 || fixed) return;
     drag.current = { index, x: event.clientX, y: event.clientY, pointer: event.pointerId, active: false,
-      element: event.currentTarget, to: index };
+      element: event.currentTarget, to: index, rects: null };
   };
   const move = (event) => {
     const d = drag.current;
@@ -133,10 +139,12 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
     if (!d.active) {
       if (Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return;
       d.active = true;
+      d.rects = [...list.current.querySelectorAll('[data-index]')].map((item) => item.getBoundingClientRect());
       d.element.setPointerCapture?.(d.pointer);
     }
-    const target = indexAt(event.clientX, event.clientY);
-    if (target !== null) d.to = target;
+    d.to = indexAt(d, event.clientX, event.clientY);
+    d.dx = dx;
+    d.dy = dy;
     setDragging({ from: d.index, to: d.to, dx, dy });
   };
   const up = (event) => {
@@ -146,15 +154,19 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
     if (!d.active) return;
     suppressClickUntil.current = Date.now() + 300;
     setDragging(null);
-    if (d.to !== d.index) onReorder(moved(cards, d.index, d.to));
+    if (d.to !== d.index) {
+      const item = list.current.querySelector(`[data-index="${d.index}"]`);
+      if (item) dropped.current = { key: keys[d.index], x: item.offsetLeft + d.dx, y: item.offsetTop + d.dy };
+      onReorder(moved(cards, d.index, d.to));
+    }
   };
   const cancel = () => {
     drag.current = null;
     setDragging(null);
   };
-  const click = (name) => {
+  const click = (name, event) => {
     if (disabled || Date.now() < suppressClickUntil.current) return;
-    onPlay(name);
+    onPlay(name, event.currentTarget.getBoundingClientRect());
   };
   // The keyboard's drag and drop: every card takes the focus; the arrow keys go from card to card, and with Shift
   // they carry the focused card one place left or right (the focus follows it).
@@ -182,7 +194,7 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
     }
   };
 
-  return html`<ul class=${`hand${fixed ? ' fixed' : ''}`} ref=${list} tabindex="-1"
+  return html`<ul class=${`hand${fixed ? ' fixed' : ''}`} ref=${list} tabindex="-1" style=${`--n:${Math.max(2, cards.length)}`}
       aria-label=${`Your hand, ${plural(cards.length, 'card')}`} aria-describedby=${fixed ? undefined : 'hand-keys'}>
     ${cards.map((name, index) => {
       const canPlay = playable.has(name); // stays a button while a move is in flight, so the focus stays too
@@ -204,11 +216,11 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
         onDragStart: (e) => e.preventDefault(),
         onKeyDown: (e) => keyDown(e, index),
       };
-      return html`<li key=${keys[index]} class=${cls} style=${style} data-index=${index} data-card=${name}>
+      return html`<li key=${keys[index]} class=${cls} style=${style} data-index=${index} data-card=${name} data-key=${keys[index]}>
         ${canPlay
           ? html`<button type="button" class="card-button" aria-label=${`Play ${cardLabel(name)}`} data-card-focus
               aria-disabled=${disabled ? 'true' : undefined}
-              onClick=${() => click(name)} ...${handlers}><${Card} name=${name} /></button>`
+              onClick=${(e) => click(name, e)} ...${handlers}><${Card} name=${name} /></button>`
           : html`<span class="card-still" role="img" aria-label=${cardLabel(name)} tabindex="0" data-card-focus
               ...${handlers}>
               <${Card} name=${name} /></span>`}
@@ -222,7 +234,7 @@ function Hand({ cards, playable, highlight, onPlay, onReorder, disabled, fixed }
 function ColourPicker({ card, colours, onPick, onCancel }) {
   const first = useRef(null);
   useLayoutEffect(() => {
-    first.current?.focus();
+    first.current?.focus({ preventScroll: true });
   }, [card]);
   const keys = (event) => {
     if (event.key === 'Escape') {
@@ -230,6 +242,7 @@ function ColourPicker({ card, colours, onPick, onCancel }) {
       onCancel();
     }
   };
+  // Drawn over the piles, not inserted above the hand: the hand stays where the pointer is.
   return html`<div class="picker" role="dialog" aria-modal="false" aria-labelledby="picker-title" onKeyDown=${keys}>
     <p id="picker-title"><strong>Choose the colour</strong> for your ${cardLabel(card)}:</p>
     <div class="picker-colours">
@@ -248,6 +261,47 @@ function AlertCountdown({ endsAt, serverNow, total }) {
     style=${`width:${Math.min(100, (100 * left) / total)}%`}></span></span>${left.toFixed(1)} s</span>`;
 }
 
+// ---------------------------------------------------------------------------------------------------- motion
+
+/**
+ * Cards travel: a card played flies to the discard from my hand (where I clicked it) or from the seat that played
+ * it; cards I draw or take fly from the draw pile into my hand. Sounds go with them: a card, a stack landing on me.
+ */
+function useTableMotion({ view, me, root, pile, discard, hand, launch, stackOnMe }) {
+  const before = useRef(view);
+  const beforeKeys = useRef(keyed(view.hand || []));
+  useLayoutEffect(() => {
+    const old = before.current;
+    const oldKeys = beforeKeys.current;
+    before.current = view;
+    const keys = keyed(view.hand || []);
+    beforeKeys.current = keys;
+    if (old === view) return;
+    const played = view.discard_size > old.discard_size || (view.discard_top !== old.discard_top && view.discard_size >= old.discard_size);
+    if (played) {
+      const mine = launch.current && launch.current.card === view.discard_top;
+      let from = mine ? launch.current.rect : null;
+      if (!from && old.turn !== null && old.turn !== undefined && old.turn !== me) {
+        from = root.current?.ownerDocument.querySelector(`.seat-strip [data-seat="${old.turn}"]`)?.getBoundingClientRect();
+      }
+      flyFrom(discard.current, from);
+      if (stackOnMe && view.stack && (!old.stack || old.stack.amount < view.stack.amount)) playSound('stack');
+      else playSound('card');
+    }
+    launch.current = null;
+    // My new cards (drawn, taken from a stack, a penalty): from the pile into the hand, one after another.
+    const fresh = keys.filter((key) => !oldKeys.includes(key));
+    if (fresh.length && fresh.length < keys.length && pile.current && hand.current) {
+      const from = pile.current.getBoundingClientRect();
+      fresh.forEach((key, i) => {
+        const item = hand.current.querySelector(`[data-key="${CSS.escape(key)}"]`);
+        flyFrom(item, from, { duration: 420 + 90 * i, id: 'card-drawn' });
+      });
+      if (!played) playSound('card');
+    }
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------- the table
 
 function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, over }) {
@@ -255,6 +309,10 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
   const [callWithPlay, setCallWithPlay] = useState(false);
   const [order, setOrder] = useState(null); // my new order, until the server's view shows it
   const root = useRef(null);
+  const pileRef = useRef(null);
+  const discardRef = useRef(null);
+  const handRef = useRef(null);
+  const launch = useRef(null); // {card, rect}: the card I just played, where it was
   const acted = useRef(false); // a move of mine removed the focused button: put the focus back in the hand
   const serverHand = view.hand || [];
   const hand = order && sameCards(order, serverHand) ? order : serverHand;
@@ -272,6 +330,8 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
   const deadlines = (info.clock && info.clock.deadlines) || [];
   const myDeadline = deadlines.find((d) => d.seat === me);
   const pikaAction = can('pika');
+  const take = can('take_stack');
+  useTableMotion({ view, me, root, pile: pileRef, discard: discardRef, hand: handRef, launch, stackOnMe: Boolean(take) });
 
   useEffect(() => {
     if (!canCallWithPlay) setCallWithPlay(false);
@@ -288,7 +348,7 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
     return send(action);
   };
   useEffect(() => {
-    if (picking && !playable.has(picking)) setPicking(null);
+    if (picking && !playable.has(picking.card)) setPicking(null);
   }, [legal]);
 
   const playAction = (card, colour) => {
@@ -296,19 +356,26 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
     const options = plays.filter((a) => a.card === card && (colour === undefined || a.colour === colour));
     return options.find((a) => Boolean(a.pika) === wanted) || options.find((a) => !a.pika) || options[0];
   };
-  const play = (card) => {
+  const play = (card, rect) => {
     if (busy) return;
     if (parseCard(card).colour === null) {
-      setPicking(card);
+      setPicking({ card, rect });
       return;
     }
     const action = playAction(card);
-    if (action) act(action);
+    if (!action) return;
+    launch.current = { card, rect };
+    act(action);
   };
   const pick = (colour) => {
-    const action = playAction(picking, colour);
+    const action = playAction(picking.card, colour);
+    launch.current = { card: picking.card, rect: picking.rect };
     setPicking(null);
     if (action) act(action);
+  };
+  const playDrawn = () => {
+    const item = handRef.current?.querySelector(`[data-index="${drawnIndex}"]`);
+    play(view.drawn_card, item?.getBoundingClientRect());
   };
   const reorder = async (newOrder) => {
     setOrder(newOrder);
@@ -324,15 +391,52 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
   const top = view.discard_top;
   const topIsBlack = parseCard(top).colour === null;
   const stack = view.stack;
-  const take = can('take_stack');
   const draw = can('draw');
   const keep = can('keep');
-  const pickColours = picking ? COLOURS.filter((c) => plays.some((a) => a.card === picking && a.colour === c)) : [];
+  const pickColours = picking ? COLOURS.filter((c) => plays.some((a) => a.card === picking.card && a.colour === c)) : [];
   const othersAlerts = (view.alerts || []).filter((a) => a.seat !== me);
+
+  // What asks for an answer now goes in one place of fixed height between the piles and the hand, so neither moves.
+  const prompts = [];
+  if (alertMine && pikaAction) {
+    prompts.push(html`<div class="pika-alert" role="alert" key="alert">
+      <button type="button" class="btn pika-button" onClick=${() => act(pikaAction)}>Pika!</button>
+      <span>One card left: call Pika before the time runs out, or draw 2.
+        ${myDeadline && html`<${AlertCountdown} endsAt=${myDeadline.ends_at} serverNow=${serverNow}
+          total=${view.alert_seconds || 3} />`}</span>
+    </div>`);
+  }
+  if (stack) {
+    prompts.push(html`<div class=${`stack-note${take ? ' stack-mine' : ''}`} key="stack">
+      ${take
+        ? html`<p>A stack of <strong>+${stack.amount}</strong> is on you: play ${stack.may_chain}, or take the cards.</p>
+            <button type="button" class="btn btn-danger" onClick=${() => act(take)} disabled=${busy}>
+              Take ${plural(stack.amount, 'card')}</button>`
+        : html`<p>A stack of <strong>+${stack.amount}</strong> is pending: the next player chains ${stack.may_chain} or takes it.</p>`}
+    </div>`);
+  }
+  if (keep && view.drawn_card) {
+    prompts.push(html`<div class="drawn-note" key="drawn">
+      <p>You drew <strong>${cardLabel(view.drawn_card)}</strong>. It can be played now.</p>
+      <div class="row">
+        <button type="button" class="btn btn-felt" onClick=${playDrawn} disabled=${busy}>Play it</button>
+        <button type="button" class="btn" onClick=${() => act(keep)} disabled=${busy}>Keep it</button>
+      </div>
+    </div>`);
+  }
+  if (canCallWithPlay) {
+    prompts.push(html`<label class="call-toggle" key="call">
+      <input type="checkbox" checked=${callWithPlay} onChange=${(e) => setCallWithPlay(e.currentTarget.checked)} />
+      Call “Pika!” with my play (I will have one card left)</label>`);
+  }
+  if (!prompts.length) {
+    othersAlerts.forEach((a) => prompts.push(html`<p class="note note-alert" key=${`alert-${a.seat}`}>${name(a.seat)} is down
+      to one card and must call Pika.</p>`));
+  }
 
   return html`<div class="pika" ref=${root}>
     <div class="pika-centre" aria-label="The table">
-      <div class="pile">
+      <div class="pile" ref=${pileRef}>
         ${draw
           ? html`<button type="button" class="pile-button" onClick=${() => act(draw)} disabled=${busy}
               aria-label=${`Draw a card (${plural(view.draw_pile, 'card')} in the pile)`}>
@@ -341,12 +445,13 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
         <span class="pile-count">${plural(view.draw_pile, 'card')} to draw</span>
       </div>
       <div class="discard">
-        <span class="discard-card" role="img" aria-label=${`Top of the discard: ${cardLabel(top)}${topIsBlack ? `, ${view.colour} chosen` : ''}`}>
+        <span class="discard-card" role="img" ref=${discardRef}
+          aria-label=${`Top of the discard: ${cardLabel(top)}${topIsBlack ? `, ${view.colour} chosen` : ''}`}>
           <${Card} name=${top} size="lg" ring=${topIsBlack ? view.colour : null} /></span>
         <span class="pile-count">discard</span>
       </div>
       <div class="pika-state">
-        <p class=${`in-play in-play-${view.colour}`}><${Swatch} colour=${view.colour} /> Colour: <strong>${capital(view.colour)}</strong></p>
+        <p class=${`in-play in-play-${view.colour}`}>Colour: <strong>${capital(view.colour)}</strong></p>
         <p class="direction">
           <svg viewBox="0 0 24 24" class=${`dir-arrow${view.direction === 'clockwise' ? '' : ' dir-ccw'}`} aria-hidden="true">
             <path d="M20 12a8 8 0 1 1-2.4-5.7" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>
@@ -356,30 +461,7 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
       </div>
     </div>
 
-    ${alertMine && pikaAction && html`<div class="pika-alert" role="alert">
-      <button type="button" class="btn pika-button" onClick=${() => act(pikaAction)}>Pika!</button>
-      <span>You have one card left: call Pika before the time runs out, or draw 2.
-        ${myDeadline && html`<${AlertCountdown} endsAt=${myDeadline.ends_at} serverNow=${serverNow}
-          total=${view.alert_seconds || 3} />`}</span>
-    </div>`}
-    ${othersAlerts.map((a) => html`<p class="note note-alert" key=${a.seat}>${name(a.seat)} is down to one card and
-      must call Pika.</p>`)}
-
-    ${stack && html`<div class=${`stack-note${take ? ' stack-mine' : ''}`}>
-      ${take
-        ? html`<p>A stack of <strong>+${stack.amount}</strong> is on you: play ${stack.may_chain}, or take the cards.</p>
-            <button type="button" class="btn btn-danger" onClick=${() => act(take)} disabled=${busy}>
-              Take ${plural(stack.amount, 'card')}</button>`
-        : html`<p>A stack of <strong>+${stack.amount}</strong> is pending: the next player chains ${stack.may_chain} or takes it.</p>`}
-    </div>`}
-
-    ${keep && view.drawn_card && html`<div class="drawn-note">
-      <p>You drew <strong>${cardLabel(view.drawn_card)}</strong>. It can be played now.</p>
-      <div class="row">
-        <button type="button" class="btn btn-felt" onClick=${() => play(view.drawn_card)} disabled=${busy}>Play it</button>
-        <button type="button" class="btn" onClick=${() => act(keep)} disabled=${busy}>Keep it</button>
-      </div>
-    </div>`}
+    <div class="pika-prompt">${prompts}</div>
 
     <div class="hand-area">
       <div class="hand-head">
@@ -392,19 +474,16 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
             onClick=${() => sortBy(true)}>Number</button>
         </div>`}
       </div>
-      ${canCallWithPlay && html`<label class="call-toggle">
-        <input type="checkbox" checked=${callWithPlay} onChange=${(e) => setCallWithPlay(e.currentTarget.checked)} />
-        Call “Pika!” with my play (I will have one card left)</label>`}
-      ${picking && html`<${ColourPicker} card=${picking} colours=${pickColours} onPick=${pick}
-        onCancel=${() => setPicking(null)} />`}
       <${Hand} cards=${hand} playable=${myTurn ? playable : new Set()} highlight=${drawnIndex} onPlay=${play}
-        onReorder=${reorder} disabled=${busy} fixed=${over} />
+        onReorder=${reorder} disabled=${busy} fixed=${over} listRef=${handRef} />
       ${!over && html`<p class="hand-help muted">${myTurn && playable.size
         ? 'Raised cards can be played. Drag cards to arrange your hand.'
         : 'Drag cards to arrange your hand; the order is kept for you.'}
-        <span id="hand-keys"> Keyboard: the arrow keys go from card to card; Shift with an arrow moves the card.</span></p>`}
+        <span id="hand-keys" class="keys-hint"> Keyboard: the arrow keys go from card to card; Shift with an arrow moves the card.</span></p>`}
       <${ErrorNote} error=${error} />
     </div>
+    ${picking && html`<${ColourPicker} card=${picking.card} colours=${pickColours} onPick=${pick}
+      onCancel=${() => setPicking(null)} />`}
   </div>`;
 }
 

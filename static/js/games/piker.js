@@ -1,7 +1,9 @@
 // The Piker table (rules: shared/rules/piker.md; view, actions and events: app/games/piker/engine.py and
 // securing.py). Six rounds: roll dice in secret, place them one at a time on face-down market cards or After Market
 // spots, win cards with the most pips, secure them with After Market dice; the poorest player becomes the Piker.
-import { html, useEffect, useRef, useState } from '../lib.js';
+import { html, useEffect, useLayoutEffect, useRef, useState } from '../lib.js';
+import { CountUp, popIn, roll, useOnChange } from '../motion.js';
+import { playSound } from '../sound.js';
 import { ErrorNote, ordinal } from '../ui.js';
 import { capital, Decision, listNames, PipDie, plural, SEAT_COLOURS, useFocusKeeper } from './parts.js';
 
@@ -20,6 +22,9 @@ function cardText(card) {
   if (card.kind === 'investment') return `${SECTOR_NAMES[card.sector]} ${card.victory_points} VP (secure ${card.secure_value})`;
   return card.name;
 }
+
+/** The victory points of a player's unsecured cards: on the table, but they score nothing unless secured. */
+const unsecuredPoints = (player) => player.unsecured.reduce((sum, card) => sum + (card.victory_points || 0), 0);
 
 function reasonsText(reasons) {
   return reasons.map((r) => EXTRA_REASONS[r] || r).join(', ');
@@ -84,18 +89,19 @@ function MarketSlot({ slot, name, me, placeButton, tipPick }) {
   </li>`;
 }
 
+/** The After Market, drawn as the market's last cell so a placement anywhere is one row of buttons. */
 function AfterMarket({ am, name, placeButton }) {
   const empty = Math.max(0, am.open);
-  return html`<section class="amarket" aria-labelledby="am-title">
-    <h2 id="am-title">After Market <span class="muted">· ${am.open} of ${am.spots} spots open</span></h2>
-    <p class="muted amarket-help">Dice here come back in step 4 to secure won cards.</p>
+  return html`<li class="mslot amarket" aria-labelledby="am-title">
+    <h3 id="am-title" class="amarket-title">After Market</h3>
+    <p class="muted amarket-help">${am.open} of ${am.spots} spots open<span class="wide-only"> · dice here secure won cards in step 4</span></p>
     <ul class="amarket-spots">
-      ${am.dice.map((d, i) => html`<li key=${i} class="amspot"><${SeatDie} seat=${d.seat} pips=${d.pips} name=${name} size="md" />
+      ${am.dice.map((d, i) => html`<li key=${i} class="amspot"><${SeatDie} seat=${d.seat} pips=${d.pips} name=${name} />
         <span class="amspot-name">${name(d.seat)}</span></li>`)}
       ${Array.from({ length: empty }, (_, i) => html`<li key=${`e${i}`} class="amspot empty" aria-label="open spot"></li>`)}
     </ul>
     ${placeButton}
-  </section>`;
+  </li>`;
 }
 
 // ---------------------------------------------------------------------------------------------------- players
@@ -113,8 +119,10 @@ function PlayerPanel({ player, view, name, me, over }) {
       ${player.securing === 'deciding' && html`<span class="tag tag-turn">securing…</span>`}
       ${player.securing === 'done' && html`<span class="tag tag-accepted">secured</span>`}
     </div>
-    <p class="pkplayer-stats"><span><strong>${player.victory_points_on_table}</strong> VP on the table</span>
-      <span><strong>${player.secured_score}</strong> secured score</span></p>
+    <p class="pkplayer-stats">
+      <span title="Secured cards, Dividends and set bonuses: what scores at the end"><strong><${CountUp} value=${player.secured_score} /></strong> points secured</span>
+      <span title="Unsecured cards score nothing at the end unless they are secured">${unsecuredPoints(player)} VP unsecured</span>
+      <span class="muted" title="Secured and unsecured cards plus Dividends: the fewest takes the Piker card">${player.victory_points_on_table} VP on the table (for the Piker)</span></p>
     ${!over && html`<p class="pkplayer-dice">${plural(dice, 'die', 'dice')} this round${player.extra_dice_this_round.length ? ` (+${player.extra_dice_this_round.length}: ${reasonsText(player.extra_dice_this_round)})` : ''}${' '}
       · ${player.unplaced_dice} unplaced${player.extra_dice_next_round ? ` · next round +${player.extra_dice_next_round} (${reasonsText(player.extra_dice_next_round_reasons)})` : ''}</p>`}
     <div class="pkplayer-cards">
@@ -278,10 +286,16 @@ function SimpleDecision({ view, legal, act, busy, name }) {
   return null;
 }
 
-function DicePicker({ dice, chosen, setChosen, busy }) {
-  const values = [...new Set(dice)].sort((a, b) => b - a);
-  return html`<div class="mydice" role="group" aria-label="Your secret dice: choose one to place">
-    <span class="mydice-label">Your dice</span>
+/** My secret dice (one button per value) and, in the same row, what happens now; the dice tumble when rolled. */
+function DicePicker({ dice, chosen, setChosen, busy, round, status }) {
+  const box = useRef(null);
+  useOnChange(`${round}:${dice.length > 0}`, () => {
+    if (!dice.length || !box.current) return;
+    box.current.querySelectorAll('.pipdie').forEach((die, i) => roll(die, { delay: 60 * i }));
+    playSound('roll');
+  });
+  return html`<div class="mydice" role="group" aria-label="Your secret dice: choose one to place" ref=${box}>
+    ${dice.length > 0 && html`<span class="mydice-label">Your dice</span>`}
     ${dice.map((d, i) => {
       const first = dice.indexOf(d) === i; // equal dice act alike: one button per value, the rest shown
       if (!first) return html`<span key=${i} class="mydie-still"><${PipDie} value=${d} size="md" label=${`${d}`} /></span>`;
@@ -290,8 +304,25 @@ function DicePicker({ dice, chosen, setChosen, busy }) {
           disabled=${busy} aria-label=${`Die showing ${d}${picked ? ', chosen' : ''}`} onClick=${() => setChosen(d)}>
         <${PipDie} value=${d} size="md" /></button>`;
     })}
-    ${values.length > 0 && html`<span class="muted mydice-note">only you see these</span>`}
+    <p class="mydice-note" aria-live="polite">${dice.length > 0 && html`<span class="muted wide-only">only you see these. </span>`}${status}</p>
   </div>`;
+}
+
+/** A die placed anywhere pops in where it lands, with a click. */
+function usePlacedDice(view, root) {
+  const counts = [...view.market.map((slot) => slot.dice.length), view.after_market.dice.length].join(',');
+  useOnChange(counts, (before) => {
+    const old = before.split(',').map(Number);
+    const now = counts.split(',').map(Number);
+    if (now.length !== old.length || !root.current) return;
+    now.forEach((n, i) => {
+      if (n !== old[i] + 1) return;
+      const where = i < view.market.length ? `[data-slot="${view.market[i].slot}"] .seatdie` : '.amarket .amspot:not(.empty)';
+      const placed = root.current.querySelectorAll(where);
+      popIn(placed[placed.length - 1]);
+      playSound('card');
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------- the table
@@ -324,7 +355,7 @@ function PikerTable({ view, legal, send, busy, error, me, name, over }) {
     if (!action) return null;
     return html`<button type="button" class="btn btn-small place-btn" disabled=${busy}
         aria-label=${`Place your ${pips} on ${where}`} onClick=${() => act(action)}>
-      Place <${PipDie} value=${pips} size="xs" /> here</button>`;
+      Place <${PipDie} value=${pips} size="xs" /></button>`;
   };
   const tipping = view.step === 'insider_tip' && legal.some((a) => a.type === 'play_insider_tip');
   const tipPick = (slot) => {
@@ -339,11 +370,21 @@ function PikerTable({ view, legal, send, busy, error, me, name, over }) {
   const others = mine ? view.players.filter((p) => p.seat !== me) : view.players;
   const ordered = mine ? [view.players[me], ...others] : view.players;
   const waitingFor = !over && view.to_act.filter((s) => s !== me);
+  usePlacedDice(view, root);
+  // One line, always there, says what happens now: no note appears above the market to push its buttons down.
+  let status = '';
+  if (placing) status = html`Place your <strong>${pips}</strong> on a card or the After Market.`;
+  else if (waitingFor && waitingFor.length > 0 && !(mine && legal.length)) {
+    status = view.step === 'after_market'
+      ? `${listNames(waitingFor.map(name))} ${waitingFor.length === 1 ? 'is' : 'are'} choosing what to secure, in secret.`
+      : view.step === 'invest' ? `${name(waitingFor[0])} is placing a die.`
+      : `Waiting for ${listNames(waitingFor.map(name))}: ${view.step_name}.`;
+  }
 
   return html`<div class="felt piker" ref=${root} tabindex="-1">
     <div class="pkhead">
       <p class="pkround"><strong>${over ? 'The game is over' : `Round ${view.round} of ${view.rounds}`}</strong>
-        ${!over && view.step_number && html`<span> · step ${view.step_number}: ${view.step_name}</span>`}</p>
+        ${!over && view.step_number && html`<span class="wide-only"> · step ${view.step_number}: ${view.step_name}</span>`}</p>
       ${!over && html`<ol class="pksteps" aria-label="The steps of a round">${STEPS.map(([n, label]) => html`<li key=${n}
         class=${!over && view.step_number === n ? 'now' : ''} aria-current=${!over && view.step_number === n ? 'step' : undefined}
         title=${label}><span class="pkstep-n">${n}</span><span class="pkstep-label">${label}</span></li>`)}</ol>`}
@@ -355,21 +396,16 @@ function PikerTable({ view, legal, send, busy, error, me, name, over }) {
     ${mine && tipping && html`<${InsiderTipDecision} view=${view} legal=${legal} act=${act} busy=${busy} picks=${picks} setPicks=${setPicks} />`}
     ${mine && ['extra_capital', 'bull_run', 'hostile_takeover', 'extra_card'].includes(view.step) && legal.length > 0
       && html`<${SimpleDecision} view=${view} legal=${legal} act=${act} busy=${busy} name=${name} />`}
-    ${waitingFor && waitingFor.length > 0 && !(mine && legal.length) && html`<p class="note">${view.step === 'after_market'
-      ? `${listNames(waitingFor.map(name))} ${waitingFor.length === 1 ? 'is' : 'are'} choosing what to secure, in secret.`
-      : view.step === 'invest' ? `${name(waitingFor[0])} is placing a die.`
-      : `Waiting for ${listNames(waitingFor.map(name))}: ${view.step_name}.`}</p>`}
-
-    ${mine && !over && myDice.length > 0 && html`<${DicePicker} dice=${myDice} chosen=${pips} setChosen=${setChosen} busy=${busy || !placing} />`}
-    ${placing && html`<p class="pkhint">Place your <strong>${pips}</strong> on a market card, or on an open After Market spot.</p>`}
+    ${mine && !over && html`<${DicePicker} dice=${myDice} chosen=${pips} setChosen=${setChosen} busy=${busy || !placing}
+      round=${view.round} status=${status} />`}
     <${ErrorNote} error=${error} />
 
     ${!over && html`<section class="market" aria-labelledby="market-title">
-      <h2 id="market-title">The market <span class="muted">· highest pips wins each card</span></h2>
+      <h2 id="market-title">The market <span class="muted market-rule">· highest pips wins each card</span></h2>
       <ul class="market-slots">${view.market.map((slot) => html`<${MarketSlot} key=${slot.slot} slot=${slot} name=${name} me=${me}
-        placeButton=${placeButton(slot.slot, `card ${slot.slot + 1}`)} tipPick=${tipPick(slot)} />`)}</ul>
+        placeButton=${placeButton(slot.slot, `card ${slot.slot + 1}`)} tipPick=${tipPick(slot)} />`)}
+        <${AfterMarket} am=${view.after_market} name=${name} placeButton=${placeButton('am', 'the After Market')} /></ul>
     </section>`}
-    ${!over && html`<${AfterMarket} am=${view.after_market} name=${name} placeButton=${placeButton('am', 'the After Market')} />`}
 
     ${over && view.final && html`<${FinalScores} view=${view} name=${name} me=${me} />`}
     <ul class="pkplayers" aria-label="Players">${ordered.map((p) => html`<${PlayerPanel} key=${p.seat} player=${p} view=${view}
@@ -457,8 +493,10 @@ function describe(event, { name, me }) {
 function seatInfo(view, seat) {
   const p = view.players[seat];
   if (!p) return null;
-  return html`<span class="seat-piker"><strong>${p.victory_points_on_table}</strong> VP${' '}
-    ${view.step === 'invest' && html`<span class="seat-dice">· ${plural(p.unplaced_dice, 'die', 'dice')} left</span>`}
+  return html`<span class="seat-piker"><span title="Secured cards, Dividends and set bonuses: what scores"><strong><${CountUp}
+      value=${p.secured_score} /></strong> pts<span class="wide-only"> secured</span></span>${' '}
+    ${p.unsecured.length > 0 && html`<span class="seat-unsecured" title="Unsecured cards score nothing unless secured">· ${unsecuredPoints(p)} VP unsecured</span>`}
+    ${view.step === 'invest' && html`<span class="seat-dice">· ${plural(p.unplaced_dice, 'die', 'dice')}<span class="wide-only"> left</span></span>`}
     ${p.is_piker && html`<span class="tag tag-piker">Piker</span>`}</span>`;
 }
 

@@ -2,6 +2,8 @@
 // Flip cards toward a target set by two center dice; Bank, or Twist a die (paying a leverage die into the pot) to move
 // the target under everyone. The standard game (3-6 players, five rounds) and the Duel (2 players, first to four).
 import { html, useRef } from '../lib.js';
+import { CountUp, popIn, roll, useOnChange } from '../motion.js';
+import { playSound } from '../sound.js';
 import { ErrorNote } from '../ui.js';
 import { Decision, listNames, PipDie, plural, useFocusKeeper } from './parts.js';
 
@@ -111,7 +113,16 @@ function twistOutlook(view, me, die, name) {
 
 function TargetBox({ view }) {
   const { a, b } = view.center_dice;
-  return html`<div class="stakes-target" role="group" aria-label=${`Target ${view.target}: die A ${a} plus die B ${b} plus ${view.target_base}`}>
+  const box = useRef(null);
+  // A die that changes (a Twist's reroll, a Nudge, a new round) tumbles; a reroll rattles.
+  useOnChange(`${view.round}:${a}:${b}`, (before) => {
+    const [, oldA, oldB] = before.split(':').map(Number);
+    const dice = box.current ? box.current.querySelectorAll('.center-die .pipdie') : [];
+    if (oldA !== a) roll(dice[0]);
+    if (oldB !== b) roll(dice[1]);
+    playSound('roll');
+  });
+  return html`<div class="stakes-target" role="group" ref=${box} aria-label=${`Target ${view.target}: die A ${a} plus die B ${b} plus ${view.target_base}`}>
     <div class="target-dice" aria-hidden="true">
       <span class="center-die"><${PipDie} value=${a} size="lg" /><span class="die-tag">A</span></span>
       <span class="op">+</span>
@@ -136,6 +147,12 @@ function TableFacts({ view }) {
 
 function PlayerRow({ player, view, me, name, turn }) {
   const mine = player.seat === me;
+  const cards = useRef(null);
+  useOnChange(player.row.length, (before) => {
+    if (player.row.length !== before + 1 || !cards.current) return;
+    popIn(cards.current.lastElementChild);
+    playSound('card');
+  });
   const room = view.target - player.total;
   const duel = view.mode === 'duel';
   let state = STATUS_WORD[player.status];
@@ -147,11 +164,11 @@ function PlayerRow({ player, view, me, name, turn }) {
       <span class=${`tag tag-${player.status}`}>${state}</span>
       ${mine && player.first_turn && player.status === 'live' && html`<span class="tag">flip first</span>`}
       <span class="srow-total" title="Total">
-        <strong>${player.total}</strong><span class="muted"> / ${view.target}</span>
+        <strong><${CountUp} value=${player.total} /></strong><span class="muted"> / ${view.target}</span>
         ${player.status === 'live' && html`<span class="muted room"> · room ${Math.max(0, room)}</span>`}
       </span>
     </div>
-    <div class="srow-cards">
+    <div class="srow-cards" ref=${cards}>
       ${player.row.length
         ? player.row.map((card, i) => html`<${PlayingCard} key=${`${card}-${i}`} name=${card} size="sm" />`)
         : html`<span class="muted srow-empty">${player.status === 'live' ? 'no card yet' : 'no cards'}</span>`}
@@ -162,7 +179,7 @@ function PlayerRow({ player, view, me, name, turn }) {
       ${player.shields > 0 && html`<span class="srow-shields"><${ShieldIcons} count=${player.shields} /> ${plural(player.shields, 'shield')}</span>`}
       ${duel
         ? html`<span class="srow-score">Round wins: <strong>${player.round_wins}</strong> of ${view.duel.wins_needed}</span>`
-        : html`<span class="srow-score">Game: <strong>${player.game_total}</strong></span>`}
+        : html`<span class="srow-score">Game: <strong><${CountUp} value=${player.game_total} /></strong></span>`}
     </div>
   </li>`;
 }

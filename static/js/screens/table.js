@@ -10,6 +10,7 @@ import { refreshMe } from '../session.js';
 import { RematchBox } from '../rematch.js';
 import { socket } from '../socket.js';
 import { toast, useStore } from '../state.js';
+import { TablePrefs, useTableSignals } from '../tablefx.js';
 import { botTag, coins, ErrorNote, Loading, MODE_NAMES, ordinal, Page, RatingTag, signed, useNow } from '../ui.js';
 
 const LOG_KEEP = 5000; // the server's history holds at most as many (docs/protocol.md, "The game's log")
@@ -107,7 +108,7 @@ function SeatStrip({ info, view, module, acting }) {
       else if (seat.away) status = html`<span class="tag tag-away">away · bot covers</span>`;
       else if (!seat.connected) status = html`<span class="tag tag-offline">offline</span>`;
       else status = html`<span class="tag tag-online">online</span>`;
-      return html`<li key=${seat.seat} class=${`seat${turn ? ' seat-turn' : ''}${mine ? ' seat-mine' : ''}`}
+      return html`<li key=${seat.seat} class=${`seat${turn ? ' seat-turn' : ''}${mine ? ' seat-mine' : ''}`} data-seat=${seat.seat}
           aria-current=${turn ? 'true' : undefined}>
         <span class="seat-name">${turn && html`<span class="turn-mark" aria-hidden="true">▶</span>`}
           ${mine
@@ -332,6 +333,11 @@ export function TableScreen({ params, me }) {
   }, [id]);
 
   const serverNow = useCallback((local = Date.now() / 1000) => local + socket.serverSkew, []);
+  const module = table && gameModule(table.info.game);
+  const myTurn = Boolean(table && table.info.status === 'playing' && table.legal.length > 0
+    && (table.view.to_act || []).includes(table.info.my_seat));
+  useTableSignals({ id, mine: myTurn, finished: table?.info.status === 'finished', title: module?.title || 'Table',
+    hint: myTurn && module?.turnHint ? module.turnHint(table.view, table.legal) : null });
 
   if (!table) {
     return html`<${Page} title="Table">
@@ -341,7 +347,6 @@ export function TableScreen({ params, me }) {
     <//>`;
   }
   const { view, legal, info } = table;
-  const module = gameModule(info.game);
   if (!module) {
     return html`<${Page} title="Table"><p>This game cannot be shown in the browser yet.
       <a href="#/lobby">Back to the lobby</a></p><//>`;
@@ -359,6 +364,7 @@ export function TableScreen({ params, me }) {
       <${SeatStrip} info=${info} view=${view} module=${module} acting=${finished ? [] : view.to_act || []} />
       <${GameLog} log=${log} />
       <${LeaveGame} info=${info} id=${id} />
+      <${TablePrefs} />
       ${finished && html`<${GameOver} info=${info} module=${module} id=${id} username=${me?.username} />`}
       ${info.status === 'cancelled' && html`<section class="card game-over" aria-label="Game ended">
         <h2>This game has ended</h2><p>Nothing more is played at this table (the log above says why).</p>
