@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from app import metrics
 from app.accounts.models import User
 from app.accounts.service import GuestAccount
 from app.core import strict_json
@@ -97,7 +98,10 @@ class Realtime:
                                        seat=message.seat)
                 return {"type": "ack", "table": message.table, "version": done["version"]}
             table = self._seated_local(message.table, connection.user_id)
+            started = time.perf_counter()
             version = await table.act(connection.user_id, message.action, message.seat)
+            # The move is answered after it was logged and every seat was sent the change (actor._commit).
+            metrics.BROADCAST[table.game_name].observe(time.perf_counter() - started)
             return {"type": "ack", "table": table.id, "version": version}
         if isinstance(message, protocol.Resign):
             if message.table not in connection.tables:
@@ -244,10 +248,12 @@ class Realtime:
 
     async def _remote_act(self, message: dict[str, Any]) -> dict[str, Any]:
         table = self._owned(message["table"], message["user"])
+        started = time.perf_counter()
         try:
             version = await table.act(message["user"], message["action"], message.get("seat"))
         except IllegalAction as refused:
             raise TableError(refused.code, refused.message) from None
+        metrics.BROADCAST[table.game_name].observe(time.perf_counter() - started)
         return {"version": version}
 
     async def _remote_resign(self, message: dict[str, Any]) -> dict[str, Any]:

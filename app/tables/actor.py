@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from app import metrics
 from app.core import strict_json
 from app.games.base import Action, Bot, Event, Game, IllegalAction, Refusal
 from app.games.rng import HashRandom
@@ -437,6 +438,7 @@ class TableActor:
             except Exception:
                 log.warning("table %s: saving %s log entries failed", self.id, len(entries), exc_info=True,
                             extra={"table": self.id})
+                metrics.FAILED_WRITES["append"].inc()
                 continue
             self._durable = len(self.entries)
             return True
@@ -689,6 +691,7 @@ class TableActor:
         self._number(events)
         entry.version = self.version
         self.entries.append(entry)
+        metrics.ACTIONS[self.game_name][source].inc()
         if self._decided is not None:
             # The seat decided: its turn timer stops (the next turn, if it is again this seat's, gets a new one).
             timer = self._turn_timers.pop(self._decided, None)
@@ -725,6 +728,7 @@ class TableActor:
                 return
             except Exception:
                 log.exception("settling table %s failed", self.id, extra={"table": self.id})
+                metrics.FAILED_WRITES["settle"].inc()
                 continue
             self.status = "finished"
             self._number([Event("game_over", {"outcome": self.game.outcome().as_dict(),
@@ -752,6 +756,7 @@ class TableActor:
                 return
             except Exception:
                 log.exception("cancelling table %s failed", self.id, extra={"table": self.id})
+                metrics.FAILED_WRITES["cancel"].inc()
                 continue
             self.status = "cancelled"
             self._number([Event("table_cancelled", {"reason": reason, "code": code})])
@@ -816,6 +821,7 @@ class TableActor:
             self._post(_Request("lost", {}))
         except Exception:
             log.warning("snapshot of table %s failed (the log has everything)", self.id, exc_info=True)
+            metrics.FAILED_WRITES["snapshot"].inc()
 
     async def _on_lost(self) -> None:
         self._lose()
