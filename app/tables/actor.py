@@ -266,6 +266,15 @@ class TableActor:
         plays the seat to the end and the seat counts as having left. Returns the version after it."""
         return await self._ask("resign", user_id=user_id)
 
+    async def cover(self, user_id: int) -> None:
+        """A person who may not come back (banned): their sockets stop following the table and a bot covers the seat
+        now, as after the grace time of a disconnect (platform.md, "Leaving": the leaver rule then applies)."""
+        await self._ask("cover", user_id=user_id)
+
+    async def void(self, reason: str) -> int:
+        """An operator ends the table (`tablestakes void`): cancelled, every stake refunded, after this batch."""
+        return await self._ask("void", reason=reason)
+
     async def connect(self, listener: Listener, user_id: int | None, since: int | None) -> int | None:
         """Follow the table; the listener gets what it missed since `since`. Returns the seat (None: spectator)."""
         return await self._ask("connect", listener=listener, user_id=user_id, since=since)
@@ -564,6 +573,20 @@ class TableActor:
         if not self._connections:
             self._sent_public = self._sent_info = None
         self._watch_idle()
+
+    async def _on_cover(self, user_id: int) -> None:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return
+        for connection in [c for c in self._connections if c.seat == seat]:
+            await self._on_disconnect(connection.listener)
+        await self._on_grace_over(seat)
+
+    async def _on_void(self, reason: str) -> int:
+        if self.status != "playing" or self._ending is not None:
+            raise TableError("game_over", "this table is not being played")
+        self._ending = ("voided", reason)
+        return self.version
 
     async def _on_history(self, user_id: int | None) -> tuple[int, list[dict[str, Any]]]:
         """The whole log replayed from the seed on a scratch table (the live one keeps only its recent events):
