@@ -8,8 +8,10 @@
   client must be at least the server's major version). The password, if the URL has one, goes through PGPASSWORD,
   not the command line.
 
-A restore refuses a database that already holds Tablestakes tables unless `replace` is given, and refuses to
-replace one that a server is still using (a node whose heartbeat is recent). Stop the servers before restoring.
+A restore refuses a database that already holds Tablestakes tables unless `replace` is given (on SQLite it also
+refuses to replace one a server still beats on). Stop the servers before restoring. A restored database runs no node:
+the nodes it lists are marked stopped, so the next server adopts their tables at once instead of after the lease (a
+backup of a running server lists it as alive).
 """
 
 from __future__ import annotations
@@ -60,11 +62,19 @@ def restore(database_url: str, path: Path, *, replace: bool = False) -> str:
             _refuse_if_served_sqlite(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         _sqlite_copy(path, target)
+        connection = sqlite3.connect(target)
+        try:
+            with connection:
+                connection.execute("UPDATE cluster_nodes SET stopped = 1")
+        finally:
+            connection.close()
         return f"restored {path} into {target}"
     options = ["--no-owner", "--single-transaction", "--exit-on-error", f"--dbname={_libpq_url(database_url)}"]
     if replace:
         options += ["--clean", "--if-exists"]
     _pg("pg_restore", database_url, [*options, str(path)], url_as_argument=False)
+    _pg("psql", database_url, ["--quiet", "--no-psqlrc", "--set=ON_ERROR_STOP=1",
+                               "--command=UPDATE cluster_nodes SET stopped = true"])
     return f"restored {path} into {make_url(database_url).database}"
 
 
