@@ -27,7 +27,8 @@ ENV PATH=/app/.venv/bin:$PATH \
 
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
+    CMD ["python", "-c", \
+         "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
 
 # `serve` applies migrations, then serves (one process per node: scale with more containers, not workers).
 CMD ["tablestakes", "serve"]

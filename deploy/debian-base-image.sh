@@ -3,7 +3,8 @@
 # reaches Debian's archive but no container registry (python:3.11-slim cannot be pulled there). Debian 12's python3 is
 # 3.11, as the project needs. Then:
 #   podman build --build-arg BASE_IMAGE=localhost/tablestakes-base:bookworm -t tablestakes .
-# Needs root, debootstrap and podman (Debian: apt-get install debootstrap podman). Usage: deploy/debian-base-image.sh [IMAGE]
+# Needs root, debootstrap and podman (Debian: apt-get install debootstrap podman).
+# Usage: deploy/debian-base-image.sh [IMAGE]
 set -eu
 image="${1:-localhost/tablestakes-base:bookworm}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
