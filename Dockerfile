@@ -1,5 +1,8 @@
 # Tablestakes: the app alone. docker-compose.yml runs it with PostgreSQL and Redis.
-FROM python:3.11-slim
+# BASE_IMAGE: any image with Python 3.11+ and its venv module. Where no registry is reachable, build one from Debian's
+# packages with deploy/debian-base-image.sh and pass --build-arg BASE_IMAGE=localhost/tablestakes-base:bookworm.
+ARG BASE_IMAGE=python:3.11-slim
+FROM ${BASE_IMAGE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -24,7 +27,8 @@ ENV PATH=/app/.venv/bin:$PATH \
 
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
+    CMD ["python", "-c", \
+         "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2)"]
 
 # `serve` applies migrations, then serves (one process per node: scale with more containers, not workers).
 CMD ["tablestakes", "serve"]

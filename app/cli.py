@@ -54,10 +54,46 @@ def build_parser() -> argparse.ArgumentParser:
     recompute.add_argument("--check", action="store_true",
                            help="change nothing; exit 1 if the stored ratings differ from the recomputed ones")
 
+    commands.add_parser("audit", help="check the ledger in the database; exits 1 and says what differs on any "
+                                      "difference (operator)")
+
+    ban = commands.add_parser("ban", help="ban a user: no more logins, sessions revoked, seats covered by a bot, "
+                                          "queued seat given up (operator)")
+    ban.add_argument("username")
+    ban.add_argument("--reason", required=True, help="why, kept with the ban and shown to the user at login")
+    unban = commands.add_parser("unban", help="lift a user's ban (operator)")
+    unban.add_argument("username")
+
+    void = commands.add_parser("void", help="end a live or stuck table, every stake refunded (operator)")
+    void.add_argument("game_id", metavar="GAME_ID")
+    void.add_argument("--reason", required=True, help="why, kept in the refunds' ledger entries and shown to the "
+                                                      "players")
+
+    commands.add_parser("tables", help="list the tables being played: game, mode, seats, version, owner, age")
+
+    backup = commands.add_parser("backup", help="back the database up to PATH (SQLite: online backup; "
+                                                "PostgreSQL: pg_dump)")
+    backup.add_argument("path", metavar="PATH")
+    restore = commands.add_parser("restore", help="restore the backup at PATH into the database (servers stopped)")
+    restore.add_argument("path", metavar="PATH")
+    restore.add_argument("--replace", action="store_true",
+                         help="overwrite a database that already holds Tablestakes tables")
+
     from app.games import simulate
 
     simulate.add_arguments(commands.add_parser("simulate", help="play bots against each other in-process"))
     return parser
+
+
+OPERATOR_COMMANDS = {
+    "audit": lambda commands, args: commands.audit(),
+    "ban": lambda commands, args: commands.ban(args.username, args.reason),
+    "unban": lambda commands, args: commands.unban(args.username),
+    "void": lambda commands, args: commands.void(args.game_id, args.reason),
+    "tables": lambda commands, args: commands.tables(),
+    "backup": lambda commands, args: commands.backup(args.path),
+    "restore": lambda commands, args: commands.restore(args.path, args.replace),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -98,6 +134,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app import commands
 
         return commands.ratings_recompute(args.check)
+
+    if command in OPERATOR_COMMANDS:
+        from app import commands
+
+        return OPERATOR_COMMANDS[command](commands, args)
     if command == "simulate":
         from app.games import simulate
 

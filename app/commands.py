@@ -1,5 +1,5 @@
-"""What `tablestakes serve`, `migrate`, `grant`, `grant-item`, `league close-week`, `ratings recompute` and `replay`
-do (app/cli.py parses the arguments)."""
+"""What `tablestakes serve`, `migrate`, `grant`, `grant-item`, `league close-week`, `ratings recompute`, `replay` and
+the operators' `audit`, `ban`, `unban`, `void`, `tables`, `backup` and `restore` do (app/cli.py parses the arguments)."""
 
 from __future__ import annotations
 
@@ -293,6 +293,175 @@ async def _remove_stale_guests(settings: Settings) -> int:
             removed += batch
             if batch == 0:
                 return removed
+
+
+# ------------------------------------------------------------------------------------------------ operators
+
+def audit() -> int:
+    """Check the ledger (app/ledger/audit.py): exit 0 when it holds, 1 with every difference printed."""
+    report = asyncio.run(_audit(Settings()))
+    for difference in report.differences:
+        print(difference)
+    for check, more in sorted(report.more.items()):
+        print(f"{check}: ... and {more} more")
+    if report.clean:
+        print(f"ledger audit: no difference ({report.summary()}; {report.balances_total} coins in all)")
+        return 0
+    shown = len(report.differences) + sum(report.more.values())
+    print(f"ledger audit: {shown} difference{'s' if shown != 1 else ''} ({report.summary()})")
+    return 1
+
+
+async def _audit(settings: Settings) -> Any:
+    from app.ledger.audit import audit_ledger
+    from app.runtime import open_runtime
+
+    async with open_runtime(settings) as runtime:
+        forming = await _forming_tables(runtime)
+        async with runtime.reader() as session:
+            return await audit_ledger(session, runtime.clock.now(), forming)
+
+
+async def _forming_tables(runtime: Any) -> set[str] | None:
+    """Forming matchmade tables in Redis (their pots hold stakes and have no table yet); None if Redis is down."""
+    from app.online.queues import PREFIX
+
+    try:
+        return {key.removeprefix(f"{PREFIX}table:")
+                async for key in runtime.redis.scan_iter(match=f"{PREFIX}table:*", count=500)}
+    except Exception:
+        log.warning("Redis does not answer: forming tables are judged by their pots' age alone", exc_info=True)
+        return None
+
+
+def _operator(command: str, action: Any) -> int:
+    """Run an operator action; its OperatorError is the operator's message (exit 1)."""
+    from app.moderation import OperatorError
+
+    try:
+        return asyncio.run(action)
+    except OperatorError as error:
+        print(f"tablestakes {command}: {error}", file=sys.stderr)
+        return 1
+
+
+def ban(username: str, reason: str) -> int:
+    return _operator("ban", _ban(Settings(), username, reason))
+
+
+async def _ban(settings: Settings, username: str, reason: str) -> int:
+    from app import moderation
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    async with open_runtime(settings) as runtime:
+        result = await moderation.ban(runtime, username, reason)
+    print(f"banned {result.username}: {result.sessions_revoked} sessions revoked")
+    if result.nodes_told:
+        print(f"  {result.nodes_told} running node{'s' if result.nodes_told != 1 else ''} told: sockets closed, "
+              "seats covered by a bot, queued seat given up")
+    else:
+        print("  no running node heard it on this Redis: a server re-checks its sockets' sessions every 20 s, then "
+              "covers the seat after DISCONNECT_GRACE_SECONDS and gives a queued seat up after QUEUE_GRACE_SECONDS")
+    return 0
+
+
+def unban(username: str) -> int:
+    return _operator("unban", _unban(Settings(), username))
+
+
+async def _unban(settings: Settings, username: str) -> int:
+    from app import moderation
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    async with open_runtime(settings) as runtime:
+        lifted = await moderation.unban(runtime, username)
+    print(f"{username} may log in again" if lifted else f"{username} was not banned; nothing changed")
+    return 0
+
+
+def void(game_id: str, reason: str) -> int:
+    return _operator("void", _void(Settings(), game_id, reason))
+
+
+async def _void(settings: Settings, game_id: str, reason: str) -> int:
+    from app import moderation
+    from app.runtime import open_runtime
+
+    await _migrate(settings)
+    async with open_runtime(settings) as runtime:
+        result = await moderation.void(runtime, game_id, reason)
+    by = "by its owner node" if result.how == "owner" else "here (its owner is gone)"
+    print(f"table {result.table_id} voided {by}; {len(result.refunded)} stakes refunded"
+          + "".join(f"\n  {coins} coins back to user {user}" for user, coins in result.refunded))
+    if result.pot_left:
+        print(f"  its pot still holds {result.pot_left} coins: run tablestakes audit", file=sys.stderr)
+        return 1
+    return 0
+
+
+def tables() -> int:
+    return asyncio.run(_tables(Settings()))
+
+
+async def _tables(settings: Settings) -> int:
+    from app import moderation
+    from app.runtime import open_runtime
+
+    async with open_runtime(settings) as runtime:
+        lines = await moderation.live_tables(runtime)
+        now = runtime.clock.now()
+    if not lines:
+        print("no table is being played")
+        return 0
+    rows = [("GAME_ID", "GAME", "MODE", "SEATS", "VERSION", "OWNER", "AGE", "STAKE/POT")]
+    for line in lines:
+        seats = ", ".join(seat.get("name", "?") + (" (bot)" if seat.get("kind") == "bot" else "")
+                          + (" (away)" if seat.get("away") and seat.get("kind") != "bot" else "")
+                          for seat in line.seats)
+        owner = f"{line.owner or '-'} ({'alive' if line.owner_alive else 'gone'})"
+        money = f"{line.stake}/{line.pot}" if line.stake else "-"
+        rows.append((line.id, line.game, line.mode, seats, str(line.version), owner,
+                     _age((now - line.created_at).total_seconds()), money))
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(value.ljust(width) for value, width in zip(row, widths)).rstrip())
+    return 0
+
+
+def _age(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def backup(path: str) -> int:
+    from pathlib import Path
+
+    from app.backup import BackupError, backup as write_backup
+
+    try:
+        print(write_backup(Settings().database_url, Path(path)))
+    except BackupError as error:
+        print(f"tablestakes backup: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def restore(path: str, replace: bool) -> int:
+    from pathlib import Path
+
+    from app.backup import BackupError, restore as read_backup
+
+    try:
+        print(read_backup(Settings().database_url, Path(path), replace=replace))
+    except BackupError as error:
+        print(f"tablestakes restore: {error}", file=sys.stderr)
+        return 1
+    print("run `tablestakes audit` to check its ledger; `tablestakes serve` migrates it to this version's schema")
+    return 0
 
 
 def ratings_recompute(check: bool) -> int:

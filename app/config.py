@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     db_pool_size: int = 10
     db_max_overflow: int = 20
     sqlite_busy_timeout_ms: int = 30_000
+    # GET /metrics (Prometheus) answers only a request carrying `Authorization: Bearer <METRICS_TOKEN>`; unset, it
+    # answers 404 to everyone: the numbers say how busy the site is and which routes fail, not for the public.
+    metrics_token: SecretStr | None = None
 
     # --- accounts ------------------------------------------------------------------------------------------
     session_days: int = 30

@@ -1,4 +1,5 @@
-"""/healthz (the process answers) and /readyz (the database and Redis answer too)."""
+"""/healthz (the process answers), /readyz (the database and Redis answer too) and /metrics (Prometheus, for whoever
+holds METRICS_TOKEN: app/metrics.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import asyncio
 import logging
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import text
 
+from app import metrics
 from app.core.errors import error_response
 from app.deps import RuntimeDep
 
@@ -62,3 +64,19 @@ async def readyz(request: Request, runtime: RuntimeDep) -> JSONResponse:
     if all(value == "ok" for value in results.values()):
         return JSONResponse({"status": "ready", **results, **node})
     return error_response(503, "not_ready", "A backing service does not answer.", results)
+
+
+@router.get("/metrics", include_in_schema=False)
+async def prometheus_metrics(request: Request) -> Response:
+    """The Prometheus text format, for a scraper sending `Authorization: Bearer <METRICS_TOKEN>`. Without the
+    setting the route is as absent as any unknown path (404): not public by default; with it, a request without
+    the token is refused (401)."""
+    configured = request.app.state.settings.metrics_token
+    token = configured.get_secret_value() if configured is not None else ""
+    if not token:
+        return error_response(404, "not_found", "There is nothing at this address.")
+    if not metrics.allowed(token, request.headers.get("authorization")):
+        return error_response(401, "not_authenticated", "Send the metrics token: Authorization: Bearer <token>.",
+                              headers={"WWW-Authenticate": "Bearer"})
+    return Response(metrics.render(await metrics.node_families(request.app)),
+                    media_type=metrics.CONTENT_TYPE_LATEST)

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.levels import xp_for_level
 from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
-from app.accounts.service import InvalidCredentials, NotAGuest, Profile, UsernameTaken
+from app.accounts.service import AccountBanned, InvalidCredentials, NotAGuest, Profile, UsernameTaken
 from app.core.errors import TooManyRequests
 from app.core.openapi import errors
 from app.core.security import SESSION_COOKIE
@@ -51,7 +51,8 @@ async def sign_up_guest(body: RegisterIn, request: Request, response: Response, 
     return _me(await runtime.accounts.profile(session, user), runtime)
 
 
-@router.post("/auth/login", response_model=MeOut, responses=errors(InvalidCredentials, TooManyRequests))
+@router.post("/auth/login", response_model=MeOut,
+             responses=errors(InvalidCredentials, AccountBanned, TooManyRequests))
 async def login(body: LoginIn, request: Request, response: Response, session: DbSession,
                 runtime: RuntimeDep, address: ClientAddress) -> MeOut:
     user, token = await runtime.accounts.login(session, body.username, body.password, address)

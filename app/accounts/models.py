@@ -23,6 +23,9 @@ class User(Base):
     # A guest plays vs bots only, with no coins, until it signs up (the same row becomes a full account) or the
     # clean-up removes it GUEST_TTL_DAYS after it was made.
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Set by `tablestakes ban` (cleared by `unban`): the account cannot log in and its sessions were revoked.
+    banned_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    ban_reason: Mapped[str | None] = mapped_column(String(200))
 
 
 class AuthSession(Base):

@@ -62,6 +62,15 @@ async def delete_stale_guests(session: AsyncSession, cutoff: datetime, limit: in
     return int(result.rowcount or 0)
 
 
+async def set_ban(session: AsyncSession, user_id: int, banned_at: datetime | None, reason: str | None) -> bool:
+    """Ban (a time and a reason) or unban (None, None); False when nothing changed (unbanning a user not banned)."""
+    statement = update(User).where(User.id == user_id)
+    if banned_at is None:
+        statement = statement.where(User.banned_at.is_not(None))
+    result = await session.execute(statement.values(banned_at=banned_at, ban_reason=reason))
+    return bool(result.rowcount)
+
+
 async def extend_session(session: AsyncSession, session_id: int, expires_at: datetime) -> None:
     await session.execute(update(AuthSession).where(AuthSession.id == session_id).values(expires_at=expires_at))
 

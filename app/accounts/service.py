@@ -70,6 +70,11 @@ class SessionExpired(Unauthorized):
     message = "This session has expired; log in again."
 
 
+class AccountBanned(Forbidden):
+    code = "account_banned"
+    message = "This account is banned."
+
+
 class UnknownUser(NotFound):
     code = "unknown_user"
     message = "No user has that name."
@@ -291,6 +296,10 @@ class AccountService:
         matches = await self.passwords.verify(stored_hash, password)
         if user is None or user.guest or not matches:
             raise InvalidCredentials()  # the attempt stays counted: a failure
+        if user.banned_at is not None:
+            # Told only with the right password: a ban is nobody else's business. The reason is written for the player.
+            raise AccountBanned(f"This account is banned: {user.ban_reason.rstrip('.')}." if user.ban_reason else None,
+                                details={"banned_at": user.banned_at.isoformat()})
         await self.limiter.reset(by_pair)
         await self.limiter.undo(by_address)
         await self.limiter.undo(by_username)
@@ -323,6 +332,8 @@ class AccountService:
             raise SessionRevoked()
         if row.expires_at <= self.clock.now():
             raise SessionExpired()
+        if user.banned_at is not None:
+            raise SessionRevoked()  # a ban revokes every session; this one was made while the ban went in
         return Authenticated(user, row.id)
 
     async def logout(self, session: AsyncSession, auth: Authenticated) -> None:
@@ -333,6 +344,20 @@ class AccountService:
         revoked = await repo.revoke_all_sessions(session, user_id, self.clock.now())
         self._sessions_ended(user_id, None)
         return revoked
+
+    async def ban(self, session: AsyncSession, user_id: int, reason: str) -> int:
+        """Moderation (`tablestakes ban`): the account cannot log in any more and every session of it ends (its
+        sockets on this node close at once; app/moderation.py tells the other nodes). Returns how many sessions
+        were revoked. Banning again replaces the reason."""
+        now = self.clock.now()
+        await repo.set_ban(session, user_id, now, reason)
+        revoked = await repo.revoke_all_sessions(session, user_id, now)
+        self._sessions_ended(user_id, None)
+        return revoked
+
+    async def unban(self, session: AsyncSession, user_id: int) -> bool:
+        """The account may log in again (its old sessions stay revoked). False if it was not banned."""
+        return await repo.set_ban(session, user_id, None, None)
 
     def _sessions_ended(self, user_id: int, session_id: int | None) -> None:
         for listener in self.session_end_listeners:

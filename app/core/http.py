@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import metrics
 from app.core import strict_json
 from app.core.errors import BodyTooLarge, error_body
 from app.core.logging import request_id_var
@@ -138,10 +139,11 @@ class RequestContextMiddleware:
                 raise
         finally:
             if scope["type"] == "http":
+                seconds = time.perf_counter() - started
                 log.info("%s %s %s", scope.get("method"), scope.get("path"), status, extra={
                     "method": scope.get("method"), "path": scope.get("path"), "status": status,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                    "client": (scope.get("client") or (None,))[0]})
+                    "duration_ms": round(seconds * 1000, 2), "client": (scope.get("client") or (None,))[0]})
+                metrics.http_request(scope.get("method"), metrics.route_template(scope), status, seconds)
             request_id_var.reset(token)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import metrics
 from app.core.clock import Clock
 from app.core.errors import AppError, Conflict, NotFound
 from app.ledger import repository as repo
@@ -132,6 +133,8 @@ class LedgerService:
             if existing is None:
                 raise
             return await self._replay(session, existing, wanted)
+        credited = sum(delta for _, delta in wanted if delta > 0)
+        metrics.count_ledger_post(key, max(credited, credited - sum(delta for _, delta in wanted)))
         return Posted(transaction_id, key, reason, now, tuple(entries))
 
     # --- what the other layers call -----------------------------------------------------------------------

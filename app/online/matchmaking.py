@@ -28,6 +28,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app import metrics
 from app.accounts.levels import level_for_xp, xp_for_level
 from app.accounts.models import User
 from app.core.errors import AppError, Conflict, Forbidden
@@ -327,6 +328,7 @@ class MatchmakingService:
             log.exception("could not create matchmade table %s", table_id)
             return await self._cancel(step, reason="error", asked_by=asked_by)
         self._watch(table, user_ids)
+        self._waited(step, "bot_filled" if simulated else "formed")
         mine: dict[str, Any] = {}
         for user_id in user_ids:
             seat = next(index for index, s in enumerate(seats) if s.user_id == user_id)
@@ -346,6 +348,7 @@ class MatchmakingService:
                 await self.stakes.refund_table(session, table_id, get_game(queue.game).title)
                 await self.stakes.mark_cancelled(session, table_id, self.clock.now())
         await self.matchmaker.unseat(table_id, step.user_ids)
+        self._waited(step, "cancelled")
         mine: dict[str, Any] = {}
         for user_id in step.user_ids:
             notice = self._notice("cancelled", queue, reason=reason,
@@ -469,6 +472,15 @@ class MatchmakingService:
         users = await users_by_ids(session, user_ids)
         return {user_id: users[user_id].username if user_id in users else f"Player {user_id}"
                 for user_id in user_ids}
+
+    def _waited(self, step: Step, outcome: str) -> None:
+        """The metric of how long the table's first player waited (its deadline is their arrival + the fill time)."""
+        if step.queue is None or step.deadline_ms is None:
+            return
+        staked = step.queue.mode == "staked"
+        fill = self.settings.staked_fill_seconds if staked else self.settings.online_fill_seconds
+        waited = (self._now_ms() - step.deadline_ms) / 1000 + fill
+        metrics.matchmaking_waited(step.queue.game, step.queue.mode, outcome, waited)
 
     def _now_ms(self) -> int:
         return int(self.clock.now().timestamp() * 1000)

@@ -63,8 +63,9 @@ class StakeLedger:
                                    reason=f"{title} staked table: stake")
 
     async def refund_ticket(self, session: AsyncSession, table_id: str, user_id: int, ticket: int,
-                            title: str) -> Refund | None:
-        """Give back one stake, if it was made (and only once). Returns what was refunded (None: no such stake)."""
+                            title: str, why: str | None = None) -> Refund | None:
+        """Give back one stake, if it was made (and only once). Returns what was refunded (None: no such stake).
+        `why`, when given, goes into the ledger entry's reason (a cancelled table's cause, an operator's void)."""
         staked = await ledger_repo.transaction_by_key(session, stake_key(table_id, user_id, ticket))
         if staked is None:
             return None
@@ -72,12 +73,15 @@ class StakeLedger:
         amount = sum(entry.delta for entry in await ledger_repo.entries_of(session, staked.id)
                      if entry.account_id == pot)
         wallet = await self.ledger.wallet_id(session, user_id)
+        reason = f"{title} staked table: stake refunded" + (f" ({why})" if why else "")
         await self.ledger.transfer(session, pot, wallet, amount, key=refund_key(table_id, user_id, ticket),
-                                   reason=f"{title} staked table: stake refunded")
+                                   reason=reason if len(reason) <= 200 else reason[:199] + "…")
         return Refund(user_id, ticket, amount)
 
-    async def refund_table(self, session: AsyncSession, table_id: str, title: str) -> list[Refund]:
-        """Every stake of this table not yet refunded goes back (a cancelled table, or one that cannot finish)."""
+    async def refund_table(self, session: AsyncSession, table_id: str, title: str, why: str | None = None
+                           ) -> list[Refund]:
+        """Every stake of this table not yet refunded goes back (a cancelled table, or one that cannot finish);
+        `why` goes into each refund's reason in the ledger."""
         pot = await self.ledger.pot_id(session, table_id)
         rows = (await session.execute(
             select(LedgerTransaction.key).join(LedgerEntry, LedgerEntry.transaction_id == LedgerTransaction.id)
@@ -90,7 +94,7 @@ class StakeLedger:
             _, _, user, ticket = key.split(":")
             if refund_key(table_id, int(user), int(ticket)) in keys:
                 continue
-            refund = await self.refund_ticket(session, table_id, int(user), int(ticket), title)
+            refund = await self.refund_ticket(session, table_id, int(user), int(ticket), title, why)
             if refund is not None:
                 refunds.append(refund)
         return refunds

@@ -1,6 +1,8 @@
 """The nodes' line to each other over Redis pub/sub (design.md, "Several nodes"; docs/cluster.md).
 
-Each node listens on its own channel (`ts:node:<incarnation>`) and on one channel for everyone (`ts:cluster`).
+Each node listens on its own channel (`ts:node:<incarnation>`) and on one channel for everyone (`ts:cluster`). Redis
+pub/sub ignores database numbers, so on a database other than 0 the channels carry its number (`ts:3:cluster`): two
+deployments (or two test runs) sharing a Redis server on different databases never hear each other.
 
 - **Relaying a table.** A socket on node A that joins a table owned by node B: A sends B a `join` request naming
   the socket; B connects a `RemoteListener` for it to the table's actor, exactly as a local socket (same messages,
@@ -30,13 +32,24 @@ from app.games.base import Refusal
 
 log = logging.getLogger(__name__)
 
-BROADCAST = "ts:cluster"
+BROADCAST = "ts:cluster"  # on database 0; see channel_prefix
 REQUEST_SECONDS = 5.0  # a node that does not answer a request this fast is taken as gone
 DELIVER = "D"  # a deliver batch: "D" then one "<socket id>\t<message text>" per line (table messages hold no raw newline)
 
 
-def node_channel(node_id: str) -> str:
-    return f"ts:node:{node_id}"
+def channel_prefix(redis: Any) -> str:
+    """"ts:" on Redis database 0 (and the in-process stand-in), "ts:<n>:" on database n."""
+    pool = getattr(redis, "connection_pool", None)
+    database = int((getattr(pool, "connection_kwargs", None) or {}).get("db") or 0)
+    return f"ts:{database}:" if database else "ts:"
+
+
+def broadcast_channel(redis: Any) -> str:
+    return channel_prefix(redis) + BROADCAST.removeprefix("ts:")
+
+
+def node_channel(node_id: str, redis: Any = None) -> str:
+    return f"{channel_prefix(redis)}node:{node_id}"
 
 
 class ClusterError(Refusal):
@@ -63,6 +76,8 @@ class Cluster:
     def __init__(self, redis: Any, node_id: str):
         self.redis = redis
         self.node_id = node_id
+        self.channel = node_channel(node_id, redis)
+        self.broadcast_channel = broadcast_channel(redis)
         self.handlers: dict[str, Handler] = {}  # request or broadcast kind -> coroutine(message)
         self.on_deliver: Callable[[str, str], None] = lambda socket, text: None  # to a local socket
         self.relayed_in = 0  # table messages put on local sockets for tables owned elsewhere
@@ -79,7 +94,7 @@ class Cluster:
 
     async def start(self) -> None:
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(node_channel(self.node_id), BROADCAST)
+        await self._pubsub.subscribe(self.channel, self.broadcast_channel)
         self._listening = asyncio.get_running_loop().create_task(self._listen(), name="cluster-listen")
 
     async def stop(self) -> None:
@@ -111,7 +126,7 @@ class Cluster:
         outbox.put_nowait(payload)
 
     async def _sender(self, node: str, outbox: asyncio.Queue[str | None]) -> None:
-        channel = node_channel(node)
+        channel = node_channel(node, self.redis)
         while True:
             payload = await outbox.get()
             # Deliveries queued together go as one batch, in order; a control message goes on its own, after them.
@@ -158,7 +173,7 @@ class Cluster:
             self._waiting.pop(request_id, None)
 
     async def broadcast(self, kind: str, **data: Any) -> None:
-        await self._publish(BROADCAST, strict_json.dumps({"k": kind, "from": self.node_id, **data}))
+        await self._publish(self.broadcast_channel, strict_json.dumps({"k": kind, "from": self.node_id, **data}))
 
     # ------------------------------------------------------------------------------------------- receiving
 
@@ -176,7 +191,7 @@ class Cluster:
                 log.warning("the cluster subscription failed; subscribing again", exc_info=True)
                 await asyncio.sleep(0.5)
                 try:
-                    await self._pubsub.subscribe(node_channel(self.node_id), BROADCAST)
+                    await self._pubsub.subscribe(self.channel, self.broadcast_channel)
                 except Exception:
                     log.warning("subscribing again failed", exc_info=True)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from app import metrics
 from app.accounts.models import User
 from app.accounts.service import GuestAccount
 from app.core import strict_json
@@ -61,6 +62,7 @@ class Realtime:
                 "gone": self._remote_gone, "moved": self._moved, "released": self._released,
                 "user": self._user_notice, "sessions_ended": self._sessions_ended,
                 "create_table": self._create_table_here, "history": self._remote_history,
+                "banned": self._banned, "void": self._void_here,
             })
 
     @property
@@ -97,7 +99,10 @@ class Realtime:
                                        seat=message.seat)
                 return {"type": "ack", "table": message.table, "version": done["version"]}
             table = self._seated_local(message.table, connection.user_id)
+            started = time.perf_counter()
             version = await table.act(connection.user_id, message.action, message.seat)
+            # The move is answered after it was logged and every seat was sent the change (actor._commit).
+            metrics.BROADCAST[table.game_name].observe(time.perf_counter() - started)
             return {"type": "ack", "table": table.id, "version": version}
         if isinstance(message, protocol.Resign):
             if message.table not in connection.tables:
@@ -245,10 +250,12 @@ class Realtime:
 
     async def _remote_act(self, message: dict[str, Any]) -> dict[str, Any]:
         table = self._owned(message["table"], message["user"])
+        started = time.perf_counter()
         try:
             version = await table.act(message["user"], message["action"], message.get("seat"))
         except IllegalAction as refused:
             raise TableError(refused.code, refused.message) from None
+        metrics.BROADCAST[table.game_name].observe(time.perf_counter() - started)
         return {"version": version}
 
     async def _remote_resign(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -384,11 +391,42 @@ class Realtime:
         if self.cluster is not None:
             self._spawn(self.cluster.broadcast("sessions_ended", user=user_id, session=session_id))
 
-    def _close_sessions_here(self, user_id: int, session_id: int | None) -> None:
+    def _close_sessions_here(self, user_id: int, session_id: int | None, why: str = "You logged out.") -> None:
         for connection in self.hub.connections_of(user_id):
             if session_id is None or connection.session_id == session_id:
-                connection.deliver({"type": "error", "code": "unauthorized", "message": "You logged out."})
+                connection.deliver({"type": "error", "code": "unauthorized", "message": why})
                 connection._request_close(protocol.CLOSE_UNAUTHORIZED, "logged out")
+
+    # ------------------------------------------------------------------------------------ operators (moderation)
+
+    async def _banned(self, message: dict[str, Any]) -> None:
+        await self.banned(message["user"])
+
+    async def banned(self, user_id: int) -> None:
+        """A user was banned (app/moderation.py broadcasts it to every node): their sockets here close, a bot covers
+        their seats at the tables played here at once (platform.md, "Leaving"), and a queued seat is given up (a
+        staked one's stake back; whichever node gets there first, the others find nothing to do)."""
+        self._close_sessions_here(user_id, None, "This account is banned.")
+        for table in self.tables.tables_of(user_id):
+            if table.running and table.status == "playing":
+                try:
+                    await table.cover(user_id)
+                except TableError:
+                    pass  # it ended meanwhile
+        if self.online is not None:
+            await self.online.matchmaking.unqueue(user_id)
+
+    async def _void_here(self, message: dict[str, Any]) -> dict[str, Any]:
+        """An operator's `tablestakes void` for a table this node plays: its actor cancels it, refunding every
+        stake with the reason, and its players are told (`table_cancelled`, code `voided`)."""
+        table = self._local(message["table"])
+        if table is None:
+            raise TableError("not_owner", "This server does not play that table (any more).")
+        await table.void(message["reason"])
+        if table.status != "cancelled":
+            raise TableError("void_failed", f"The table could not be cancelled (it is {table.status}); its owner "
+                                            "keeps trying to cancel it and refund its stakes.")
+        return {"version": table.version}
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)

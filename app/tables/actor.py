@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from app import metrics
 from app.core import strict_json
 from app.games.base import Action, Bot, Event, Game, IllegalAction, Refusal
 from app.games.rng import HashRandom
@@ -274,6 +275,15 @@ class TableActor:
         plays the seat to the end and the seat counts as having left. Returns the version after it."""
         return await self._ask("resign", user_id=user_id)
 
+    async def cover(self, user_id: int) -> None:
+        """A person who may not come back (banned): their sockets stop following the table and a bot covers the seat
+        now, as after the grace time of a disconnect (platform.md, "Leaving": the leaver rule then applies)."""
+        await self._ask("cover", user_id=user_id)
+
+    async def void(self, reason: str) -> int:
+        """An operator ends the table (`tablestakes void`): cancelled, every stake refunded, after this batch."""
+        return await self._ask("void", reason=reason)
+
     async def connect(self, listener: Listener, user_id: int | None, since: int | None,
                       history: bool = False) -> int | None:
         """Follow the table; the listener gets what it missed since `since` (with `history`, when that is not
@@ -450,6 +460,7 @@ class TableActor:
             except Exception:
                 log.warning("table %s: saving %s log entries failed", self.id, len(entries), exc_info=True,
                             extra={"table": self.id})
+                metrics.FAILED_WRITES["append"].inc()
                 continue
             self._durable = len(self.entries)
             return True
@@ -576,6 +587,20 @@ class TableActor:
         if not self._connections:
             self._sent_public = self._sent_info = None
         self._watch_idle()
+
+    async def _on_cover(self, user_id: int) -> None:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return
+        for connection in [c for c in self._connections if c.seat == seat]:
+            await self._on_disconnect(connection.listener)
+        await self._on_grace_over(seat)
+
+    async def _on_void(self, reason: str) -> int:
+        if self.status != "playing" or self._ending is not None:
+            raise TableError("game_over", "this table is not being played")
+        self._ending = ("voided", reason)
+        return self.version
 
     async def _on_history(self, user_id: int | None) -> tuple[int, list[dict[str, Any]]]:
         seat = self.seat_of(user_id) if user_id is not None else None
@@ -722,6 +747,7 @@ class TableActor:
         self._number(events)
         entry.version = self.version
         self.entries.append(entry)
+        metrics.ACTIONS[self.game_name][source].inc()
         if self._decided is not None:
             # The seat decided: its turn timer stops (the next turn, if it is again this seat's, gets a new one).
             timer = self._turn_timers.pop(self._decided, None)
@@ -758,6 +784,7 @@ class TableActor:
                 return
             except Exception:
                 log.exception("settling table %s failed", self.id, extra={"table": self.id})
+                metrics.FAILED_WRITES["settle"].inc()
                 continue
             self.status = "finished"
             self._number([Event("game_over", {"outcome": self.game.outcome().as_dict(),
@@ -785,6 +812,7 @@ class TableActor:
                 return
             except Exception:
                 log.exception("cancelling table %s failed", self.id, extra={"table": self.id})
+                metrics.FAILED_WRITES["cancel"].inc()
                 continue
             self.status = "cancelled"
             self._number([Event("table_cancelled", {"reason": reason, "code": code})])
@@ -851,6 +879,7 @@ class TableActor:
             self._post(_Request("lost", {}))
         except Exception:
             log.warning("snapshot of table %s failed (the log has everything)", self.id, exc_info=True)
+            metrics.FAILED_WRITES["snapshot"].inc()
 
     async def _on_lost(self) -> None:
         self._lose()

@@ -94,7 +94,7 @@ class TableStore:
         # Later layers (shop, league, stakes) add what a settlement or a cancellation must also do.
         self.multiplier_source: Any = None
         self.settled_listeners: list[Any] = []
-        self.refund_stakes: Callable[[AsyncSession, str, str], Awaitable[list[Any]]] | None = None
+        self.refund_stakes: Callable[[AsyncSession, str, str, str], Awaitable[list[Any]]] | None = None
         self.fenced_writes = 0  # writes refused because another node had adopted the table
         self.node_id = "local"  # the node incarnation writing (set by the TableManager)
         self._appends: asyncio.Queue[_Append] | None = None
@@ -280,7 +280,7 @@ class TableStore:
             await self._end_fenced(session, table, "cancelled", now)
             refunds: list[Any] = []
             if table.mode == "staked" and self.refund_stakes is not None:
-                refunds = await self.refund_stakes(session, table.id, get_game(table.game_name).title)
+                refunds = await self.refund_stakes(session, table.id, get_game(table.game_name).title, reason)
         log.warning("table %s cancelled (%s): %s stakes refunded", table.id, reason, len(refunds),
                     extra={"table": table.id})
         return len(refunds)

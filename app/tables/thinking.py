@@ -13,10 +13,12 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from app import metrics
 from app.games.base import Action, Bot, View
 
 log = logging.getLogger(__name__)
@@ -41,15 +43,20 @@ class BotThinking:
         return self._pool
 
     async def choose(self, bot: Bot, view: View | None, legal: list[Action]) -> Action | None:
+        started = time.perf_counter()
         if bot.level not in HARD_LEVELS:
-            return bot.choose(view, legal)
+            action = bot.choose(view, legal)
+            metrics.bot_thought(bot, time.perf_counter() - started)
+            return action
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), _choose, bot, view, legal)
+            action = await loop.run_in_executor(self._executor(), _choose, bot, view, legal)
         except (BrokenProcessPool, OSError, RuntimeError):
             log.warning("the bots' worker processes are not available; thinking in a thread", exc_info=True)
             self.close()
-            return await asyncio.to_thread(bot.choose, view, legal)
+            action = await asyncio.to_thread(bot.choose, view, legal)
+        metrics.bot_thought(bot, time.perf_counter() - started)
+        return action
 
     def close(self) -> None:
         if self._pool is not None:
