@@ -179,26 +179,30 @@ async def node_families(app: Any) -> list[Metric]:
 
 
 async def queue_lengths(matchmaker: Any) -> dict[tuple[str, str], int]:
-    """(game, mode) -> players waiting at that kind of forming table, every size and stake added up."""
+    """(game, mode) -> players waiting at that kind of forming table, every size and stake added up (a queue may
+    have several forming tables at once: matchmaking by rating, docs/ratings.md)."""
     from app.online.queues import PREFIX
 
     redis = matchmaker.redis
-    keys = [key async for key in redis.scan_iter(match=f"{PREFIX}open:*", count=500)]
+    keys = [key async for key in redis.scan_iter(match=f"{PREFIX}forming:*", count=500)]
     if not keys:
         return {}
     async with redis.pipeline(transaction=False) as pipe:
         for key in keys:
-            pipe.get(key)
+            pipe.zrange(key, 0, -1)
         tables = await pipe.execute()
     async with redis.pipeline(transaction=False) as pipe:
-        for table_id in tables:
-            pipe.zcard(f"{PREFIX}members:{_text(table_id) if table_id else '-'}")
-        members = await pipe.execute()
+        for table_ids in tables:
+            for table_id in table_ids:
+                pipe.zcard(f"{PREFIX}members:{_text(table_id)}")
+        counts = iter(await pipe.execute())
     lengths: dict[tuple[str, str], int] = {}
-    for key, table_id, count in zip(keys, tables, members):
-        game, _, mode, *_ = _text(key).removeprefix(f"{PREFIX}open:").split(":") + ["", "", ""]
-        if table_id and game and mode:
-            lengths[(game, mode)] = lengths.get((game, mode), 0) + int(count)
+    for key, table_ids in zip(keys, tables):
+        # the queue's key: game:seats:mode:stake (app/online/queues.py, Queue.key)
+        game, _, mode, *_ = _text(key).removeprefix(f"{PREFIX}forming:").split(":") + ["", "", ""]
+        waiting = sum(int(next(counts)) for _ in table_ids)
+        if game and mode:
+            lengths[(game, mode)] = lengths.get((game, mode), 0) + waiting
     return lengths
 
 
