@@ -13,8 +13,9 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.games.registry import get_game
 from app.games.rng import HashRandom, new_seed
@@ -25,7 +26,13 @@ from app.tables.ownership import Ownership
 from app.tables.store import TableStore
 from app.tables.thinking import THINKING
 
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
 log = logging.getLogger(__name__)
+
+# Told of each table this node starts playing: (table, adopted: True when it came from another node).
+TableListener = Callable[[TableActor, bool], Awaitable[None]]
 
 JANITOR_SECONDS = 30.0
 ALIVE_CACHE_SECONDS = 1.0
@@ -37,7 +44,7 @@ def new_table_id() -> str:
 
 
 class TableManager:
-    def __init__(self, runtime: Any, store: TableStore, timing: TableTiming, ownership: Ownership | None = None):
+    def __init__(self, runtime: Runtime, store: TableStore, timing: TableTiming, ownership: Ownership | None = None):
         self.runtime = runtime
         self.store = store
         self.timing = timing
@@ -52,7 +59,7 @@ class TableManager:
         self._alive_seen: dict[str, tuple[bool, float]] = {}  # node -> (alive, until when that answer holds)
         # Called with each table this node starts playing, made here or adopted (matchmaking keeps its players
         # seated; the cluster tells sockets following an adopted table through its old owner to join it again).
-        self.listeners: list[Any] = []
+        self.listeners: list[TableListener] = []
 
     @property
     def node_id(self) -> str:
