@@ -1,4 +1,5 @@
-"""Wiring the live layers into the app: the hub, the table manager, rooms, online play and the /ws route."""
+"""Wiring the live layers into the app: the hub, the table manager, rooms and online play (their routes and the /ws
+socket are mounted with every other route in app/main.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from app.online.shop import ShopService
 from app.online.stakes import StakeLedger
 from app.realtime import protocol
 from app.realtime.cluster import Cluster
-from app.realtime.gateway import websocket_endpoint
 from app.realtime.hub import Hub
 from app.realtime.service import Realtime
 from app.rooms.service import RoomService
@@ -38,17 +38,6 @@ def table_timing(settings: Settings) -> TableTiming:
         snapshot_seconds=settings.snapshot_seconds,
         practice_idle_seconds=settings.practice_idle_seconds,
     )
-
-
-def install_routes(app: FastAPI) -> None:
-    from app.online.endpoints import router as online_router
-    from app.rooms.endpoints import router as rooms_router
-    from app.tables.endpoints import router as tables_router
-
-    app.include_router(tables_router)
-    app.include_router(rooms_router)
-    app.include_router(online_router)
-    app.add_api_websocket_route("/ws", websocket_endpoint)
 
 
 @asynccontextmanager
