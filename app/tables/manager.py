@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from app.core.clock import SystemClock, TimerClock
 from app.games.registry import get_game
 from app.games.rng import HashRandom, new_seed
 from app.tables import tokens
@@ -44,11 +45,14 @@ def new_table_id() -> str:
 
 
 class TableManager:
-    def __init__(self, runtime: Runtime, store: TableStore, timing: TableTiming, ownership: Ownership | None = None):
+    def __init__(self, runtime: Runtime, store: TableStore, timing: TableTiming, ownership: Ownership | None = None,
+                 table_clock: TimerClock | None = None):
         self.runtime = runtime
         self.store = store
         self.timing = timing
         self.ownership = ownership
+        # The tables' timers run on real time even where the runtime's clock is a test's (that one dates records).
+        self.table_clock = table_clock or SystemClock()
         store.node_id = self.node_id
         self.tables: dict[str, TableActor] = {}
         self._finished_at: dict[str, float] = {}
@@ -177,6 +181,7 @@ class TableManager:
             mode=mode,
             timing=timing or self.timing,
             hooks=self.store,
+            clock=self.table_clock,
             seed_hex=seed.hex(),
             options=options,
             meta={**(meta or {}), "started_at": self.runtime.clock.now().isoformat()},
@@ -295,6 +300,7 @@ class TableManager:
             mode=data["mode"],
             timing=timing,
             hooks=self.store,
+            clock=self.table_clock,
             seed_hex=row.seed,
             options=data["options"],
             meta=data.get("meta", {}),
