@@ -4,6 +4,7 @@ fixed time; and moving a ManualClock from timer to timer, for code that waits on
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 from app.core.clock import ManualClock
@@ -22,6 +23,15 @@ async def eventually(check, timeout: float = 8.0) -> None:
         if result:
             return
         await asyncio.sleep(POLL_SECONDS)
+    raise AssertionError(f"still not true after {timeout} s: {check}")
+
+
+def eventually_in_thread(check: Callable[[], bool], timeout: float = 8.0) -> None:
+    """`eventually` for code that is not on an event loop (a test driving a server on another thread)."""
+    for _ in range(int(timeout / POLL_SECONDS)):
+        if check():
+            return
+        time.sleep(POLL_SECONDS)
     raise AssertionError(f"still not true after {timeout} s: {check}")
 
 
