@@ -22,10 +22,14 @@ from app.core.http import (BodyLimitMiddleware, FiniteJsonMiddleware, RequestCon
                            SameOriginMiddleware, SecurityHeadersMiddleware, page_policy)
 from app.friends.endpoints import router as friends_router
 from app.ledger.endpoints import router as ledger_router
+from app.online.endpoints import router as online_router
 from app.ops import router as ops_router
 from app.ratings.endpoints import router as ratings_router
-from app.realtime.setup import install_routes, open_realtime
+from app.realtime.gateway import websocket_endpoint
+from app.realtime.setup import open_realtime
+from app.rooms.endpoints import router as rooms_router
 from app.runtime import open_runtime
+from app.tables.endpoints import router as tables_router
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None, migrate: bool = False) -> FastAPI:
@@ -58,7 +62,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None, 
     app.include_router(ledger_router)
     app.include_router(friends_router)
     app.include_router(ratings_router)
-    install_routes(app)  # tables, rooms, invitations, games and the /ws socket
+    app.include_router(tables_router)  # tables and past games
+    app.include_router(rooms_router)  # friends rooms and invitations
+    app.include_router(online_router)  # matchmaking, shop, league
+    app.add_api_websocket_route("/ws", websocket_endpoint)  # the tables' socket (app/realtime/gateway.py)
 
     _mount_client(app, settings)
     install_openapi(app, session_dependencies=[get_current_user, get_current_user_briefly],

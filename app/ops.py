@@ -8,10 +8,12 @@ import logging
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
 from sqlalchemy import text
 
 from app import metrics
 from app.core.errors import error_response
+from app.core.openapi import errors
 from app.deps import RuntimeDep
 
 router = APIRouter(tags=["operations"])
@@ -20,9 +22,26 @@ log = logging.getLogger("tablestakes.ops")
 CHECK_TIMEOUT = 2.0
 
 
-@router.get("/healthz")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+class HealthOut(BaseModel):
+    status: str = Field(examples=["ok"])
+
+
+class ReadyOut(BaseModel):
+    status: str = Field(examples=["ready"])
+    database: str
+    redis: str
+    node: str | None = Field(default=None, description="this node's incarnation")
+    tables: int | None = Field(default=None, description="tables this node plays")
+    failed_tables: list[str] | None = Field(default=None, description="tables it could neither save nor cancel yet")
+    fenced_writes: int | None = Field(default=None, description="writes refused: another node had adopted the table")
+    sockets: int | None = None
+    relayed_in: int | None = None
+    relayed_out: int | None = None
+
+
+@router.get("/healthz", response_model=HealthOut)
+async def healthz() -> HealthOut:
+    return HealthOut(status="ok")
 
 
 def _tables(request: Request) -> dict[str, object]:
@@ -38,7 +57,7 @@ def _tables(request: Request) -> dict[str, object]:
             "relayed_in": cluster.relayed_in if cluster else 0, "relayed_out": cluster.relayed_out if cluster else 0}
 
 
-@router.get("/readyz")
+@router.get("/readyz", response_model=ReadyOut, responses=errors((503, "not_ready"), (503, "draining")))
 async def readyz(request: Request, runtime: RuntimeDep) -> JSONResponse:
     async def database() -> None:
         async with runtime.engine.connect() as connection:

@@ -36,6 +36,12 @@ async def add_user(session: AsyncSession, *, username: str, key: str, password_h
     return user
 
 
+async def add_xp(session: AsyncSession, user_id: int, amount: int) -> int:
+    """Adds `amount` XP in one statement (no read-modify-write); returns the user's new total."""
+    return (await session.execute(update(User).where(User.id == user_id).values(xp=User.xp + amount)
+                                  .returning(User.xp))).scalar_one()
+
+
 async def set_password_hash(session: AsyncSession, user_id: int, password_hash: str) -> None:
     await session.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
 

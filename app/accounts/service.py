@@ -379,6 +379,14 @@ class AccountService:
             raise UnknownUser(details={"username": username})
         return user
 
+    async def award_xp(self, session: AsyncSession, user_id: int, amount: int) -> int | None:
+        """A game's XP for a player. Returns the level it took them to when it crossed one (platform.md: the
+        results say so), else None."""
+        xp = await repo.add_xp(session, user_id, amount)
+        step = self.settings.level_xp_step
+        level = level_for_xp(xp, step)
+        return level if level > level_for_xp(xp - amount, step) else None
+
     async def profile(self, session: AsyncSession, user: User) -> Profile:
         coins = await self.ledger.balance(session, await self.ledger.wallet_id(session, user.id))
         return Profile(user.id, user.username, coins, user.xp, level_for_xp(user.xp, self.settings.level_xp_step),

@@ -58,7 +58,8 @@ ErrorSpec = type[AppError] | tuple[int, str]
 
 SESSION_ERRORS = ("not_authenticated", "invalid_session", "session_revoked", "session_expired")
 _STATUS_TEXT = {400: "Bad request", 401: "Not logged in", 403: "Forbidden", 404: "Not found", 409: "Conflict",
-                413: "Body too large", 422: "Invalid input", 429: "Too many requests", 500: "Server error"}
+                413: "Body too large", 422: "Invalid input", 429: "Too many requests", 500: "Server error",
+                503: "Unavailable"}
 
 
 def errors(*specs: ErrorSpec) -> dict[int | str, dict[str, Any]]:

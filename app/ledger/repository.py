@@ -52,6 +52,34 @@ async def entries_of(session: AsyncSession, transaction_id: int) -> list[LedgerE
     return list(result.scalars())
 
 
+async def transfers(session: AsyncSession, *, key: str | None = None, account_id: int | None = None,
+                    key_prefix: str = "") -> list[tuple[str, int, int, int]]:
+    """(key, source account, target account, amount) of the transactions that moved coins from one account to
+    another: the one posted under `key`, or those touching `account_id` whose key starts with `key_prefix`; in the
+    order they were posted."""
+    source, target = entries.alias("source"), entries.alias("target")
+    statement = (select(transactions.c.key, source.c.account_id, target.c.account_id, target.c.delta)
+                 .join(source, (source.c.transaction_id == transactions.c.id) & (source.c.delta < 0))
+                 .join(target, (target.c.transaction_id == transactions.c.id) & (target.c.delta > 0))
+                 .order_by(transactions.c.id, target.c.account_id))
+    if key is not None:
+        statement = statement.where(transactions.c.key == key)
+    if account_id is not None:
+        statement = statement.where((source.c.account_id == account_id) | (target.c.account_id == account_id))
+    if key_prefix:
+        statement = statement.where(transactions.c.key.startswith(key_prefix, autoescape=True))
+    return [(row[0], row[1], row[2], row[3]) for row in (await session.execute(statement)).all()]
+
+
+async def accounts_holding_coins(session: AsyncSession, kind: str) -> list[tuple[str, int, datetime | None]]:
+    """(name, balance, when its last entry was made) of the accounts of this kind whose balance is above zero."""
+    last_moved = (select(func.max(entries.c.created_at)).where(entries.c.account_id == accounts.c.id)
+                  .scalar_subquery())
+    rows = await session.execute(select(accounts.c.name, accounts.c.balance, last_moved)
+                                 .where(accounts.c.kind == kind, accounts.c.balance > 0))
+    return [(name, int(balance), moved) for name, balance, moved in rows.all()]
+
+
 async def insert_transaction(session: AsyncSession, *, key: str, reason: str, now: datetime) -> int:
     result = await session.execute(insert(transactions).values(key=key, reason=reason, created_at=now)
                                    .returning(transactions.c.id))

@@ -95,12 +95,34 @@ class Totals:
         return self.balances == self.entries and self.lowest_balance >= 0
 
 
+@dataclass(frozen=True)
+class Transfer:
+    """Coins one transaction moved from one account to another (a stake into a pot, a refund out of it)."""
+
+    key: str
+    source_id: int
+    target_id: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class PotBalance:
+    """A staked table's pot that holds coins, and when they last moved."""
+
+    table_id: str
+    balance: int
+    last_moved_at: datetime | None
+
+
 def user_account_name(user_id: int) -> str:
     return f"user:{user_id}"
 
 
+POT_PREFIX = "pot:"
+
+
 def pot_account_name(table_id: str) -> str:
-    return f"pot:{table_id}"
+    return f"{POT_PREFIX}{table_id}"
 
 
 class LedgerService:
@@ -184,6 +206,27 @@ class LedgerService:
             raise UnknownAccount()
         return value
 
+    async def transfer_by_key(self, session: AsyncSession, key: str) -> Transfer | None:
+        """The transfer posted under `key`; None if nothing was (or it was not one account paying another)."""
+        rows = await repo.transfers(session, key=key)
+        return Transfer(*rows[0]) if len(rows) == 1 else None
+
+    async def transfers_of(self, session: AsyncSession, account_id: int, *, key_prefix: str = "") -> list[Transfer]:
+        """The transfers into or out of an account (those whose keys start with `key_prefix`), in the order
+        posted."""
+        return [Transfer(*row) for row in await repo.transfers(session, account_id=account_id,
+                                                               key_prefix=key_prefix)]
+
+    async def pot_balance(self, session: AsyncSession, table_id: str) -> int:
+        """What a table's pot holds (0 when it has none)."""
+        account_id = await repo.account_id_by_name(session, pot_account_name(table_id))
+        return 0 if account_id is None else int(await repo.balance(session, account_id) or 0)
+
+    async def pots_holding_coins(self, session: AsyncSession) -> list[PotBalance]:
+        """The pots with coins in them (normally: forming or live staked tables), with when they last moved."""
+        return [PotBalance(name.removeprefix(POT_PREFIX), balance, moved)
+                for name, balance, moved in await repo.accounts_holding_coins(session, "pot")]
+
     async def history(self, session: AsyncSession, account_id: int, *, before: int | None = None,
                       limit: int = 50) -> HistoryPage:
         """Entries of one account, newest first; `next_cursor` continues with older ones."""
@@ -238,5 +281,6 @@ def _checked(key: str, reason: str, postings: Iterable[tuple[int, int]]) -> list
 
 
 __all__: Sequence[str] = ("Entry", "HistoryItem", "HistoryPage", "IdempotencyKeyReused", "InsufficientFunds",
-                          "InvalidPostings", "LedgerService", "Posted", "Totals", "UnknownAccount",
+                          "InvalidPostings", "LedgerService", "PotBalance", "Posted", "Totals", "Transfer",
+                          "UnknownAccount",
                           "pot_account_name", "user_account_name")

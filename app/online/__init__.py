@@ -7,4 +7,5 @@
 - league.py: league points per game and week, standings, closing a week
 - service.py: all of it as one unit the app starts and stops, with its background loop
 - endpoints.py: /api/matchmaking, /api/shop, /api/league
+- schemas.py: what those endpoints take and give
 """

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, exists, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -30,7 +30,11 @@ from app.ledger.service import LedgerService
 from app.online.models import LeagueStanding, LeagueWeek
 from app.ratings.models import Rating
 from app.ratings.rating import NEW_PLAYER, Skill
-from app.tables.rewards import split_places
+from app.tables.rewards import Reward, split_places
+
+if TYPE_CHECKING:
+    from app.config import Settings
+    from app.tables.actor import TableActor
 
 LEAGUE_MODES = ("online", "staked")  # platform.md: the only modes that count for the league
 CLOSE_GRACE = timedelta(seconds=60)  # the scheduler lets tables settling at midnight land before it closes
@@ -65,14 +69,14 @@ class ClosedWeek:
 
 
 class LeagueService:
-    def __init__(self, settings: Any, clock: Clock, ledger: LedgerService):
+    def __init__(self, settings: Settings, clock: Clock, ledger: LedgerService):
         self.settings = settings
         self.clock = clock
         self.ledger = ledger
 
     # --- points -------------------------------------------------------------------------------------------
 
-    async def record(self, session: AsyncSession, table: Any, rewards: list[Any], title: str) -> None:
+    async def record(self, session: AsyncSession, table: TableActor, rewards: list[Reward], title: str) -> None:
         """TableStore's settled listener: add each person's league points to this week's standings."""
         if table.mode not in LEAGUE_MODES:
             return

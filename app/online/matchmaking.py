@@ -26,7 +26,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app import metrics
 from app.accounts.levels import level_for_xp, xp_for_level
@@ -39,8 +39,12 @@ from app.online.queues import Matchmaker, Queue, RatingWindow, Step
 from app.online.stakes import StakeLedger
 from app.ratings.rating import bot_shown
 from app.ratings.service import RatingService
-from app.tables.actor import Seat
-from app.tables.manager import new_table_id
+from app.tables.actor import Seat, TableActor
+from app.tables.manager import TableManager, new_table_id
+
+if TYPE_CHECKING:
+    from app.realtime.hub import Hub
+    from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +77,7 @@ TableFactory = Callable[..., Awaitable[Any]]
 
 
 class MatchmakingService:
-    def __init__(self, runtime: Any, tables: Any, hub: Any, stakes: StakeLedger, *,
+    def __init__(self, runtime: Runtime, tables: TableManager, hub: Hub, stakes: StakeLedger, *,
                  create_table: TableFactory | None = None, ratings: RatingService | None = None):
         self.runtime = runtime
         self.settings = runtime.settings
@@ -358,7 +362,7 @@ class MatchmakingService:
                 mine = notice["data"]
         return mine
 
-    def _watch(self, table: Any, user_ids: list[int]) -> None:
+    def _watch(self, table: TableActor, user_ids: list[int]) -> None:
         """Once the table finishes, its players may queue again."""
         finished = getattr(table, "finished", None)
         if finished is None or table.id in self._watched:
@@ -377,7 +381,7 @@ class MatchmakingService:
         task.add_done_callback(self._watchers.discard)
         task.add_done_callback(lambda _: self._watched.discard(table.id))
 
-    async def adopted(self, table: Any, adopted: bool = True) -> None:
+    async def adopted(self, table: TableActor, adopted: bool = True) -> None:
         """A matchmade table this node plays (made here, or adopted after a restart or another node's crash) keeps
         its players seated until it finishes."""
         if table.mode in MATCHMADE_MODES and table.status == "playing":

@@ -12,41 +12,56 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from app.online.league import ClosedWeek, LeagueService
 from app.online.matchmaking import MatchmakingService, TableFactory
 from app.online.shop import ShopService
 from app.online.stakes import StakeLedger
 from app.ratings.service import RatingService
+from app.tables.store import Settlement
+
+if TYPE_CHECKING:
+    from app.realtime.hub import Hub
+    from app.runtime import Runtime
+    from app.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
 
 STOP_TIMEOUT_SECONDS = 30.0
 
 
+def online_settlement(shop: ShopService, league: LeagueService, stakes: StakeLedger, ratings: RatingService
+                      ) -> Settlement:
+    """What online play adds to the end of a table (TableStore): boosts multiply prizes, settled online tables add
+    league points and move their players' ratings, a cancelled staked table refunds its stakes."""
+    return Settlement(multipliers=shop.multipliers, settled_listeners=(league.record, ratings.record),
+                      refund_stakes=stakes.refund_table)
+
+
 class OnlinePlay:
-    def __init__(self, runtime: Any, tables: Any, hub: Any, *, create_table: TableFactory | None = None):
+    def __init__(self, runtime: Runtime, tables: TableManager, hub: Hub, *, shop: ShopService, league: LeagueService,
+                 stakes: StakeLedger, ratings: RatingService, create_table: TableFactory | None = None):
         self.runtime = runtime
-        self.shop = ShopService(runtime.settings, runtime.clock, runtime.ledger)
-        self.league = LeagueService(runtime.settings, runtime.clock, runtime.ledger)
-        self.stakes = StakeLedger(runtime.ledger)
-        self.ratings = RatingService(runtime.clock)
+        self.shop = shop
+        self.league = league
+        self.stakes = stakes
+        self.ratings = ratings
         self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table,
                                               ratings=self.ratings)
         tables.listeners.append(self.matchmaking.adopted)  # a table adopted here keeps its players seated
-        self.tick_hooks: list[Any] = []  # more fill times kept by the same loop (rematch waits)
+        # More fill times kept by the same loop (rematch waits): each returns how many it handled.
+        self.tick_hooks: list[Callable[[], Awaitable[int]]] = []
         self._loop: asyncio.Task | None = None
         self._stopping = asyncio.Event()
 
-    def install(self, store: Any) -> None:
-        """Plug into table settlement: boosts multiply prizes, settled online tables add league points and move
-        their players' ratings."""
-        store.multiplier_source = self.shop.multipliers
-        store.settled_listeners.append(self.league.record)
-        store.settled_listeners.append(self.ratings.record)
-        store.refund_stakes = self.stakes.refund_table
-
+        self.shop = shop
+        self.league = league
+        self.stakes = stakes
+        self.ratings = ratings
+        self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table,
+                                              ratings=self.ratings)
     async def start(self, *, background: bool = True) -> None:
         """After this node adopted its tables: refund pots whose table never started, start the loop."""
         try:

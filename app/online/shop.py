@@ -15,7 +15,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -25,6 +25,9 @@ from app.core.clock import Clock
 from app.core.errors import AppError, Conflict
 from app.ledger.service import LedgerService
 from app.online.models import Boost
+
+if TYPE_CHECKING:
+    from app.config import Settings
 
 TITLES = {"booster": "Gold booster", "vip": "VIP pass"}
 
@@ -54,7 +57,7 @@ class Item:
                 "duration_seconds": int(self.duration.total_seconds())}
 
 
-def shop_items(settings: Any) -> dict[str, Item]:
+def shop_items(settings: Settings) -> dict[str, Item]:
     return {
         "booster": Item("booster", TITLES["booster"], settings.booster_price, settings.booster_multiplier,
                         timedelta(seconds=settings.booster_seconds), extends=False),
@@ -69,7 +72,7 @@ def boost_out(boost: Boost, item: Item) -> dict[str, Any]:
 
 
 class ShopService:
-    def __init__(self, settings: Any, clock: Clock, ledger: LedgerService):
+    def __init__(self, settings: Settings, clock: Clock, ledger: LedgerService):
         self.settings = settings
         self.clock = clock
         self.ledger = ledger

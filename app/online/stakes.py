@@ -2,8 +2,8 @@
 out of it, each one ledger transfer with its own idempotency key.
 
 - A stake is `stake:<table>:<user>:<ticket>` (the ticket numbers each time that player sat down at that forming
-  table), its refund `refund:<table>:<user>:<ticket>`. A refund moves exactly what that stake moved, and only if
-  that stake exists: a refund can never pay out other players' coins, nor pay twice.
+  table), its refund `refund:<table>:<user>:<ticket>`. A refund moves exactly what that stake moved, back to where
+  it came from, and only if that stake exists: a refund can never pay out other players' coins, nor pay twice.
 - The pot is paid out by TableStore.finish (key `pot:<table>:payout`), exactly once. A table that is cancelled,
   cannot be created or cannot be resumed refunds every stake still in its pot (`refund_table`).
 
@@ -15,39 +15,31 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.ledger import repository as ledger_repo
-from app.ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction
-from app.ledger.service import LedgerService, pot_account_name
-from app.tables.models import GameRecord, LiveTable
+from app.ledger.service import LedgerService, PotBalance, Transfer
+from app.tables import store as table_store
 
 log = logging.getLogger(__name__)
 
+STAKE = "stake:"
+REFUND = "refund:"
+
 
 def stake_key(table_id: str, user_id: int, ticket: int) -> str:
-    return f"stake:{table_id}:{user_id}:{ticket}"
+    return f"{STAKE}{table_id}:{user_id}:{ticket}"
 
 
-def refund_key(table_id: str, user_id: int, ticket: int) -> str:
-    return f"refund:{table_id}:{user_id}:{ticket}"
+def refund_key(stake: str) -> str:
+    """A stake's refund has the stake's key with `refund:` for `stake:` (`refund:<table>:<user>:<ticket>`)."""
+    return REFUND + stake.removeprefix(STAKE)
 
 
 @dataclass(frozen=True)
 class Refund:
-    user_id: int
-    ticket: int
+    stake_key: str
     amount: int
-
-
-@dataclass(frozen=True)
-class PotState:
-    table_id: str
-    balance: int
-    last_moved_at: datetime | None
 
 
 class StakeLedger:
@@ -66,59 +58,38 @@ class StakeLedger:
                             title: str, why: str | None = None) -> Refund | None:
         """Give back one stake, if it was made (and only once). Returns what was refunded (None: no such stake).
         `why`, when given, goes into the ledger entry's reason (a cancelled table's cause, an operator's void)."""
-        staked = await ledger_repo.transaction_by_key(session, stake_key(table_id, user_id, ticket))
-        if staked is None:
-            return None
-        pot = await self.ledger.pot_id(session, table_id)
-        amount = sum(entry.delta for entry in await ledger_repo.entries_of(session, staked.id)
-                     if entry.account_id == pot)
-        wallet = await self.ledger.wallet_id(session, user_id)
-        reason = f"{title} staked table: stake refunded" + (f" ({why})" if why else "")
-        await self.ledger.transfer(session, pot, wallet, amount, key=refund_key(table_id, user_id, ticket),
-                                   reason=reason if len(reason) <= 200 else reason[:199] + "…")
-        return Refund(user_id, ticket, amount)
+        staked = await self.ledger.transfer_by_key(session, stake_key(table_id, user_id, ticket))
+        return None if staked is None else await self._refund(session, staked, title, why)
 
     async def refund_table(self, session: AsyncSession, table_id: str, title: str, why: str | None = None
                            ) -> list[Refund]:
         """Every stake of this table not yet refunded goes back (a cancelled table, or one that cannot finish);
         `why` goes into each refund's reason in the ledger."""
         pot = await self.ledger.pot_id(session, table_id)
-        rows = (await session.execute(
-            select(LedgerTransaction.key).join(LedgerEntry, LedgerEntry.transaction_id == LedgerTransaction.id)
-            .where(LedgerEntry.account_id == pot))).scalars().all()
-        keys = set(rows)
-        refunds = []
-        for key in sorted(keys):
-            if not key.startswith(f"stake:{table_id}:"):
-                continue
-            _, _, user, ticket = key.split(":")
-            if refund_key(table_id, int(user), int(ticket)) in keys:
-                continue
-            refund = await self.refund_ticket(session, table_id, int(user), int(ticket), title, why)
-            if refund is not None:
-                refunds.append(refund)
-        return refunds
+        moved = await self.ledger.transfers_of(session, pot)
+        done = {transfer.key for transfer in moved}
+        return [await self._refund(session, staked, title, why) for staked in moved
+                if staked.target_id == pot and staked.key.startswith(f"{STAKE}{table_id}:")
+                and refund_key(staked.key) not in done]
+
+    async def _refund(self, session: AsyncSession, staked: Transfer, title: str, why: str | None = None) -> Refund:
+        """Exactly what the stake moved goes back where it came from, under the refund's own key (once)."""
+        reason = f"{title} staked table: stake refunded" + (f" ({why})" if why else "")
+        await self.ledger.transfer(session, staked.target_id, staked.source_id, staked.amount,
+                                   key=refund_key(staked.key), reason=reason if len(reason) <= 200 else reason[:199] + "…")
+        return Refund(staked.key, staked.amount)
 
     async def pot_balance(self, session: AsyncSession, table_id: str) -> int:
-        account_id = await ledger_repo.account_id_by_name(session, pot_account_name(table_id))
-        if account_id is None:
-            return 0
-        return int(await ledger_repo.balance(session, account_id) or 0)
+        return await self.ledger.pot_balance(session, table_id)
 
-    async def pots_holding_coins(self, session: AsyncSession) -> list[PotState]:
+    async def pots_holding_coins(self, session: AsyncSession) -> list[PotBalance]:
         """Pots with coins in them, with when they last moved (normally: forming or live staked tables)."""
-        last_moved = (select(func.max(LedgerEntry.created_at)).where(LedgerEntry.account_id == LedgerAccount.id)
-                      .scalar_subquery())
-        rows = await session.execute(select(LedgerAccount.name, LedgerAccount.balance, last_moved)
-                                     .where(LedgerAccount.kind == "pot", LedgerAccount.balance > 0))
-        return [PotState(name.removeprefix("pot:"), int(balance), moved) for name, balance, moved in rows.all()]
+        return await self.ledger.pots_holding_coins(session)
 
     async def table_started(self, session: AsyncSession, table_id: str) -> bool:
         """The table was created (it has a live snapshot) or has finished (it has a record)."""
-        return (await session.get(LiveTable, table_id) is not None
-                or await session.get(GameRecord, table_id) is not None)
+        return await table_store.table_exists(session, table_id)
 
     async def mark_cancelled(self, session: AsyncSession, table_id: str, now: datetime) -> None:
         """A live table's snapshot that will never be played on: not resumed again after a restart."""
-        await session.execute(update(LiveTable).where(LiveTable.id == table_id, LiveTable.status == "playing")
-                              .values(status="cancelled", updated_at=now))
+        await table_store.cancel_unplayed(session, table_id, now)

@@ -13,7 +13,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -24,7 +24,11 @@ from app.core.http import origin_allowed
 from app.core.security import SESSION_COOKIE
 from app.games.base import Refusal
 from app.realtime import protocol
-from app.tables.actor import TableError
+
+if TYPE_CHECKING:
+    from app.config import Settings
+    from app.realtime.service import Realtime
+    from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +130,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await connection.finished_writing(5)
 
 
-async def _open(websocket: WebSocket, runtime: Any, realtime: Any) -> Connection | None:
+async def _open(websocket: WebSocket, runtime: Runtime, realtime: Realtime) -> Connection | None:
     """Accept, check Origin and session, register: the socket's Connection, or None if it was refused. (Apart
     from the read loop, so that nothing of the handshake, the user's row above all, is held for the socket's life.)"""
     await websocket.accept()
@@ -156,7 +160,7 @@ async def _open(websocket: WebSocket, runtime: Any, realtime: Any) -> Connection
     return connection
 
 
-async def _read_loop(connection: Connection, realtime: Any, settings: Any) -> None:
+async def _read_loop(connection: Connection, realtime: Realtime, settings: Settings) -> None:
     websocket = connection.websocket
     # One budget per user, shared by all of their sockets: more sockets buy no more messages.
     bucket = realtime.hub.message_budget(connection.user_id, settings.ws_messages_per_second)
@@ -208,7 +212,7 @@ def _error(request_id: Any, code: str, message: str, table: str | None = None) -
     return protocol.Error(type="error", id=request_id, code=code, message=message, table=table).model_dump()
 
 
-async def _handle_text(connection: Connection, realtime: Any, text: str) -> None:
+async def _handle_text(connection: Connection, realtime: Realtime, text: str) -> None:
     try:
         data = strict_json.loads(text)
     except ValueError as error:

@@ -13,7 +13,10 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from app.realtime.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +67,10 @@ SessionCheck = Callable[[list[int]], Awaitable[set[int]]]
 
 
 class Hub:
-    def __init__(self, redis: Any, node_id: str):
+    def __init__(self, redis: Any, node_id: str, cluster: Cluster | None = None):
         self.redis = redis
         self.node_id = node_id
-        self.cluster: Any = None  # app.realtime.cluster.Cluster: notices for users reach their sockets on every node
+        self.cluster = cluster  # notices for users reach their sockets on every node
         self.housekeeping_hooks: list[Callable[[], Awaitable[Any]]] = []  # more work for the one timer
         self._by_user: dict[int, dict[Outbound, None]] = {}  # insertion-ordered: the oldest socket first
         self._by_id: dict[str, Outbound] = {}

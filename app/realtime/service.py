@@ -8,7 +8,7 @@ import asyncio
 import logging
 import time
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import IntegrityError
 
@@ -23,6 +23,10 @@ from app.realtime.hub import Hub
 from app.tables import tokens
 from app.tables.actor import Seat, TableError
 from app.tables.manager import TableManager
+
+if TYPE_CHECKING:
+    from app.online.service import OnlinePlay
+    from app.tables.rematch import RematchService
 
 log = logging.getLogger(__name__)
 
@@ -43,15 +47,15 @@ def table_moved_text(table_id: str) -> str:
 
 
 class Realtime:
-    def __init__(self, hub: Hub, tables: TableManager, online: Any = None, cluster: Cluster | None = None,
+    def __init__(self, hub: Hub, tables: TableManager, online: OnlinePlay, cluster: Cluster | None = None,
                  secret_key: str = ""):
         self.hub = hub
         self.tables = tables
-        self.online = online  # app.online.service.OnlinePlay: matchmaking
+        self.online = online  # matchmaking
         self.cluster = cluster
         self.secret_key = secret_key
         self.draining = False
-        self.rematch: Any = None  # app.tables.rematch.RematchService
+        self.rematch: RematchService | None = None  # set once made (it needs this Realtime)
         self._remotes: dict[tuple[str, str], RemoteListener] = {}  # (node, socket) -> listener, with its tables
         self._remote_tables: dict[tuple[str, str], set[str]] = {}
         tables.listeners.append(self._adopted_here)

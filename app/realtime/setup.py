@@ -1,17 +1,21 @@
-"""Wiring the live layers into the app: the hub, the table manager, rooms, online play and the /ws route."""
+"""Wiring the live layers into the app: the hub, the table manager, rooms and online play (their routes and the /ws
+socket are mounted with every other route in app/main.py)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
-from app.online.service import OnlinePlay
+from app.online.league import LeagueService
+from app.online.service import OnlinePlay, online_settlement
+from app.online.shop import ShopService
+from app.online.stakes import StakeLedger
+from app.ratings.service import RatingService
 from app.realtime import protocol
 from app.realtime.cluster import Cluster
-from app.realtime.gateway import websocket_endpoint
 from app.realtime.hub import Hub
 from app.realtime.service import Realtime
 from app.rooms.service import RoomService
@@ -22,8 +26,12 @@ from app.tables import tokens
 from app.tables.ownership import NodeIdentity, Ownership
 from app.tables.store import TableStore
 
+if TYPE_CHECKING:
+    from app.config import Settings
+    from app.runtime import Runtime
 
-def table_timing(settings: Any) -> TableTiming:
+
+def table_timing(settings: Settings) -> TableTiming:
     return TableTiming(
         turn_seconds=settings.turn_timer_seconds,
         grace_seconds=settings.disconnect_grace_seconds,
@@ -33,30 +41,23 @@ def table_timing(settings: Any) -> TableTiming:
     )
 
 
-def install_routes(app: FastAPI) -> None:
-    from app.online.endpoints import router as online_router
-    from app.rooms.endpoints import router as rooms_router
-    from app.tables.endpoints import router as tables_router
-
-    app.include_router(tables_router)
-    app.include_router(rooms_router)
-    app.include_router(online_router)
-    app.add_api_websocket_route("/ws", websocket_endpoint)
-
-
 @asynccontextmanager
-async def open_realtime(app: FastAPI, runtime: Any) -> AsyncIterator[Realtime]:
+async def open_realtime(app: FastAPI, runtime: Runtime) -> AsyncIterator[Realtime]:
     """Start the live layers on an open runtime; resume unfinished tables; stop them all on the way out."""
     settings = runtime.settings
-    store = TableStore(runtime)
+    shop = ShopService(settings, runtime.clock, runtime.ledger)
+    league = LeagueService(settings, runtime.clock, runtime.ledger)
+    stakes = StakeLedger(runtime.ledger)
+    ratings = RatingService(runtime.clock)
+    # Boosts multiply prizes, online tables add league points and move ratings, cancelled staked tables refund their
+    # stakes.
+    store = TableStore(runtime, online_settlement(shop, league, stakes, ratings))
     ownership = Ownership(runtime, NodeIdentity.new(settings.node_name or None), settings.owner_lease_seconds,
                           tokens.key_fingerprint(runtime.secret_key))
     tables = TableManager(runtime, store, table_timing(settings), ownership)
-    hub = Hub(runtime.redis, ownership.node_id)
     cluster = Cluster(runtime.redis, ownership.node_id)
-    hub.cluster = cluster
-    online = OnlinePlay(runtime, tables, hub)
-    online.install(store)  # boosts multiply prizes, online tables add league points
+    hub = Hub(runtime.redis, ownership.node_id, cluster)
+    online = OnlinePlay(runtime, tables, hub, shop=shop, league=league, stakes=stakes, ratings=ratings)
     realtime = Realtime(hub, tables, online, cluster, runtime.secret_key)
     online.matchmaking.create_table = realtime.create_table  # a new table goes to its players' node
     hub.housekeeping_hooks.append(realtime.prune_remote_listeners)

@@ -9,7 +9,7 @@ outside the database transaction (see `RoomService.start`).
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,7 +20,11 @@ from app.games.base import IllegalAction
 from app.games.registry import get_game
 from app.rooms.models import Room, RoomInvitation
 from app.tables.actor import Seat, TableTiming
-from app.tables.manager import new_table_id
+from app.tables.manager import TableManager, new_table_id
+
+if TYPE_CHECKING:
+    from app.core.clock import Clock
+    from app.runtime import Runtime
 
 
 class RoomNotFound(NotFound):
@@ -69,11 +73,11 @@ def room_out(room: Room, invitations: list[tuple[RoomInvitation, str]] | None = 
 
 
 class RoomService:
-    def __init__(self, runtime: Any):
+    def __init__(self, runtime: Runtime):
         self.runtime = runtime
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.runtime.clock
 
     async def create(self, session: AsyncSession, host: User, game: str, seats: int, options: dict[str, Any],
@@ -249,7 +253,7 @@ class RoomService:
             RoomInvitation.room_id == room.id, RoomInvitation.status == "pending").values(status="cancelled"))
         return room
 
-    async def start(self, room_id: str, host: User, tables: Any, timing: TableTiming, *, table_id: str | None = None
+    async def start(self, room_id: str, host: User, tables: TableManager, timing: TableTiming, *, table_id: str | None = None
                     ) -> Room:
         """Seat everyone taken and create the friends table. Two short transactions around the table's creation:
         the room is claimed first (so a double click cannot start two tables), and released if creation fails."""

@@ -15,6 +15,9 @@ as one batch and, for the batch:
    part, its legal moves only when they changed, the table's info only when it changed. A full view only on join;
 4. answers the requests, and once the game is over, settles it (after its last move has gone out).
 
+Time comes from the table's TimerClock (app/core/clock.py): its turn timers, deadlines, bot delays, grace times and
+retries are scheduled there, so tests run them on a ManualClock they advance.
+
 Writes are fenced by the table's owner epoch (app/tables/store.py). An append refused because another node adopted
 the table stops this actor at once (its listeners are told `table_moved`). A write that keeps failing is retried a
 bounded number of times; then a finished game's settlement or the table's cancellation with every stake refunded
@@ -26,14 +29,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from app import metrics
 from app.core import strict_json
+from app.core.clock import SystemClock, Timer, TimerClock
 from app.games.base import Action, Bot, Event, Game, IllegalAction, Refusal
 from app.games.rng import HashRandom
 from app.tables.patch import diff
@@ -172,13 +175,13 @@ class TableActor:
         seats: list[Seat],
         mode: str,
         timing: TableTiming | None = None,
-        hooks: Any = None,
+        hooks: TableHooks | None = None,
         seed_hex: str = "",
         options: dict[str, Any] | None = None,
         meta: dict[str, Any] | None = None,
         epoch: int = 1,
         version: int = 0,
-        wall_clock: Callable[[], float] = time.time,
+        clock: TimerClock | None = None,
     ):
         if len(seats) != game.seat_count:
             raise ValueError("one Seat per game seat")
@@ -199,7 +202,7 @@ class TableActor:
         self.rewards: dict[int, dict[str, Any]] = {}
         self._durable = 0  # entries known to be in the database
         self._decided: int | None = None  # the seat whose decision the entry just run was (timers stop)
-        self._wall_clock = wall_clock
+        self._clock = clock or SystemClock()
         self._events: deque[tuple[int, Event]] = deque(maxlen=EVENT_BUFFER)
         # Every event up to _history_version (the newest HISTORY_EVENTS), built when a seat first asks for the
         # history and brought up to date from _events at the next ask: nothing on the path of a move.
@@ -211,16 +214,16 @@ class TableActor:
         self._connections: list[_Connection] = []
         self._bots: dict[int, Bot] = {}
         self._bot_rng = random.Random()
-        self._turn_timers: dict[int, tuple[asyncio.TimerHandle, float]] = {}
-        self._bot_moves: dict[int, asyncio.TimerHandle] = {}
-        self._deadlines: dict[str, tuple[asyncio.TimerHandle, float]] = {}
+        self._turn_timers: dict[int, tuple[Timer, float]] = {}  # (timer, when it started: the clock's monotonic)
+        self._bot_moves: dict[int, Timer] = {}
+        self._deadlines: dict[str, tuple[Timer, float]] = {}  # (timer, when it ends: the clock's monotonic)
         self._offered_deadlines: set[str] = set()
-        self._grace_timers: dict[int, asyncio.TimerHandle] = {}
-        self._idle_timer: asyncio.TimerHandle | None = None  # a practice table nobody follows (practice_idle_seconds)
+        self._grace_timers: dict[int, Timer] = {}
+        self._idle_timer: Timer | None = None  # a practice table nobody follows (practice_idle_seconds)
         self._ending: tuple[str, str] | None = None  # (code, reason): end the table after this batch is saved
         self._task: asyncio.Task | None = None
         self._snapshot_seq = 0  # entries the newest snapshot includes
-        self._last_snapshot = time.monotonic()
+        self._last_snapshot = self._clock.monotonic()
         self._snapshot_writer: asyncio.Task | None = None
         # What each listener was last sent, so a change goes out as patches (one baseline per seat: every socket of
         # a seat gets the same messages). None: nobody listens, nothing to keep.
@@ -423,7 +426,7 @@ class TableActor:
         return TableError("table_closed", "this table is not running")
 
     async def _handle(self, request: _Request) -> Any:
-        return await getattr(self, f"_on_{request.kind}")(**request.args)
+        return await self.HANDLERS[request.kind](self, **request.args)
 
     async def _commit(self) -> bool:
         """After a batch: make its log entries durable, then tell the listeners, schedule what comes next, and
@@ -451,7 +454,7 @@ class TableActor:
         first = self._durable + 1
         for delay in (0.0, *RETRY_DELAYS):
             if delay:
-                await asyncio.sleep(delay)
+                await self._clock.sleep(delay)
             try:
                 await self.hooks.append(self, entries, first)
             except Fenced:
@@ -776,7 +779,7 @@ class TableActor:
             await asyncio.gather(self._snapshot_writer, return_exceptions=True)
         for delay in (0.0, *RETRY_DELAYS):
             if delay:
-                await asyncio.sleep(delay)
+                await self._clock.sleep(delay)
             try:
                 self.rewards = await self.hooks.finish(self)
             except Fenced:
@@ -804,7 +807,7 @@ class TableActor:
         self._cancel_all_timers()
         for delay in (0.0, *RETRY_DELAYS):
             if delay:
-                await asyncio.sleep(delay)
+                await self._clock.sleep(delay)
             try:
                 await self.hooks.abandon(self, reason)
             except Fenced:
@@ -860,14 +863,14 @@ class TableActor:
         if self.status != "playing" or self._durable != len(self.entries):
             return
         behind = len(self.entries) - self._snapshot_seq
-        due = time.monotonic() - self._last_snapshot >= self.timing.snapshot_seconds
+        due = self._clock.monotonic() - self._last_snapshot >= self.timing.snapshot_seconds
         if not behind or not (due or behind >= SNAPSHOT_EVERY_ENTRIES):
             return
         if self._snapshot_writer is not None and not self._snapshot_writer.done():
             return  # the next commit takes a newer one
         snapshot = self.take_snapshot()
         self._snapshot_seq = snapshot.seq
-        self._last_snapshot = time.monotonic()
+        self._last_snapshot = self._clock.monotonic()
         self._snapshot_writer = asyncio.get_running_loop().create_task(self._write_snapshot(snapshot),
                                                                        name=f"snapshot:{self.id}")
 
@@ -888,7 +891,7 @@ class TableActor:
 
     def _schedule(self) -> None:
         """Make sure every seat the game waits on will be played: by its person (with a turn timer) or a bot."""
-        loop_now = time.monotonic()
+        loop_now = self._clock.monotonic()
         acting = set(self.game.acting_seats())
         for seat in list(self._turn_timers):
             if seat not in acting or self._bot_plays(seat):
@@ -932,8 +935,8 @@ class TableActor:
         low, high = self.timing.bot_delay_seconds
         return low if high <= low else self._bot_rng.uniform(low, high)
 
-    def _later(self, seconds: float, request: _Request) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_later(max(0.0, seconds), self._post, request)
+    def _later(self, seconds: float, request: _Request) -> Timer:
+        return self._clock.call_later(max(0.0, seconds), self._post, request)
 
     def _cancel_all_timers(self) -> None:
         for handle, _ in self._turn_timers.values():
@@ -956,8 +959,8 @@ class TableActor:
 
     def _clock_view(self) -> dict[str, Any]:
         """Timers as wall-clock times (seconds since the epoch, server clock) a client can count down to."""
-        loop_now = time.monotonic()
-        wall_now = self._wall_clock()
+        loop_now = self._clock.monotonic()
+        wall_now = self._clock.time()
         turns = {}
         for seat, (_, started) in self._turn_timers.items():
             turns[str(seat)] = round(wall_now + started + self.timing.turn_seconds - loop_now, 1)
@@ -1058,6 +1061,25 @@ class TableActor:
             message["legal"] = []
         message["info"] = info
         return strict_json.dumps(message)
+
+    # Each request kind and the handler that runs it in the actor's loop. Requests come from the public inputs
+    # (`_ask`), the timers (`_later`) and the actor itself (`_post`); a kind missing here is a KeyError, not a no-op.
+    HANDLERS: ClassVar[dict[str, Callable[..., Awaitable[Any]]]] = {
+        "boot": _on_boot,
+        "stop": _on_stop,
+        "retry": _on_retry,
+        "lost": _on_lost,
+        "act": _on_act,
+        "resign": _on_resign,
+        "connect": _on_connect,
+        "disconnect": _on_disconnect,
+        "history": _on_history,
+        "grace_over": _on_grace_over,
+        "idle_over": _on_idle_over,
+        "turn_timeout": _on_turn_timeout,
+        "bot_move": _on_bot_move,
+        "deadline": _on_deadline,
+    }
 
 
 def _table_action(entry: LogEntry) -> bool:

@@ -2,47 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Query, Request, status
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from app.core.errors import AppError, NotFound
 from app.core.openapi import errors
-from app.core.params import BOT_LEVELS, BotLevel, GameId, GameName, SeatCount, TurnSeconds
+from app.core.params import BOT_LEVELS, GameId
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession
 from app.games.base import IllegalAction
 from app.games.registry import UnknownGame, game_names, get_game
 from app.tables.actor import Seat, TableTiming
 from app.tables.models import GameRecord, GameRecordPlayer
+from app.tables.schemas import (GameOut, GameRecordOut, GamesOut, MyTablesOut, PastGameOut, PastGamesOut,
+                                RecordSeatOut, TableOut, VsBotsIn)
+
+if TYPE_CHECKING:
+    from app.realtime.service import Realtime
 
 router = APIRouter(prefix="/api", tags=["tables"])
-
-class VsBotsIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    game: GameName
-    seats: SeatCount
-    bot_level: BotLevel = "medium"
-    options: dict[str, Any] = Field(default_factory=dict, description="the game's table options")
-    turn_seconds: TurnSeconds = 30.0
-
-
-class TableOut(BaseModel):
-    id: str
-    game: str
-    mode: str
-    status: str
-    seat: int | None
-    version: int
 
 
 # What check_game refuses: the game's name, then its own option checks (app/games/base.py, each game's options).
 GAME_SETUP_ERRORS = ((422, "unknown_game"), (422, "bad_seat_count"), (422, "unknown_option"), (422, "bad_option"))
 
 
-def realtime(request: Request) -> Any:
+def realtime(request: Request) -> Realtime:
     return request.app.state.realtime
 
 
@@ -66,15 +52,15 @@ def bot_seat(level: str, number: int) -> Seat:
     return Seat("bot", f"Bot {number} ({level})", bot_level=level)
 
 
-@router.get("/games")
-async def list_games() -> dict[str, Any]:
+@router.get("/games", response_model=GamesOut)
+async def list_games() -> GamesOut:
     """The games on offer, with their seat ranges, options and bot levels (the settings screens use this)."""
     games = []
     for name in game_names():
         cls = get_game(name)
-        games.append({"name": name, "title": cls.title, "min_seats": cls.min_seats, "max_seats": cls.max_seats,
-                      "options": cls.default_options, "bot_levels": list(cls.bots)})
-    return {"games": games}
+        games.append(GameOut(name=name, title=cls.title, min_seats=cls.min_seats, max_seats=cls.max_seats,
+                             options=cls.default_options, bot_levels=list(cls.bots)))
+    return GamesOut(games=games)
 
 
 @router.post("/tables", status_code=status.HTTP_201_CREATED, response_model=TableOut,
@@ -92,8 +78,8 @@ async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAu
                     version=table.version)
 
 
-@router.get("/tables/mine")
-async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, Any]:
+@router.get("/tables/mine", response_model=MyTablesOut)
+async def my_tables(request: Request, auth: BrieflyAuthenticated) -> MyTablesOut:
     """Tables I sit at that are still being played (to come back to after a reload or from another device), on
     whichever server plays them; not those I resigned."""
     manager = realtime(request).tables
@@ -106,14 +92,14 @@ async def my_tables(request: Request, auth: BrieflyAuthenticated) -> dict[str, A
         if seat < len(seats) and seats[seat] or (here is not None and here.status != "playing"):
             continue
         found.append(TableOut(id=row.id, game=row.game, mode=row.mode, status=row.status, seat=seat,
-                              version=here.version if here is not None else row.version).model_dump())
-    return {"tables": found}
+                              version=here.version if here is not None else row.version))
+    return MyTablesOut(tables=found)
 
 
-@router.get("/games/history", responses=errors((422, "bad_cursor")))
+@router.get("/games/history", response_model=PastGamesOut, responses=errors((422, "bad_cursor")))
 async def my_past_games(auth: CurrentUser, session: DbSession,
                         before: GameId | None = Query(default=None, description="cursor from the previous page"),
-                        limit: int = Query(default=20, ge=1, le=100)) -> dict[str, Any]:
+                        limit: int = Query(default=20, ge=1, le=100)) -> PastGamesOut:
     """My finished games, newest first."""
     query = (
         select(GameRecordPlayer, GameRecord)
@@ -131,42 +117,42 @@ async def my_past_games(auth: CurrentUser, session: DbSession,
         )
     rows = (await session.execute(query.limit(limit + 1))).all()
     items = [
-        {
-            "id": record.id,
-            "game": record.game,
-            "title": get_game(record.game).title,
-            "mode": record.mode,
-            "seats": len(record.seats),
-            "placing": player.placing,
-            "left": player.left,
-            "coins": player.coins,
+        PastGameOut(
+            id=record.id,
+            game=record.game,
+            title=get_game(record.game).title,
+            mode=record.mode,
+            seats=len(record.seats),
+            placing=player.placing,
+            left=player.left,
+            coins=player.coins,
             # the change of the balance (a staked game: pot share less the stake), as the ledger has it
-            "net": (record.rewards.get(str(player.seat)) or {}).get("net", player.coins),
-            "xp": player.xp,
-            "finished_at": record.finished_at.isoformat(),
-            "players": [seat["name"] for seat in record.seats],
-        }
+            net=(record.rewards.get(str(player.seat)) or {}).get("net", player.coins),
+            xp=player.xp,
+            finished_at=record.finished_at.isoformat(),
+            players=[seat["name"] for seat in record.seats],
+        )
         for player, record in rows[:limit]
     ]
-    return {"games": items, "next_cursor": items[-1]["id"] if len(rows) > limit else None}
+    return PastGamesOut(games=items, next_cursor=items[-1].id if len(rows) > limit else None)
 
 
-@router.get("/games/{game_id}", responses=errors((404, "no_such_game")))
-async def game_record(game_id: GameId, auth: CurrentUser, session: DbSession) -> dict[str, Any]:
+@router.get("/games/{game_id}", response_model=GameRecordOut, responses=errors((404, "no_such_game")))
+async def game_record(game_id: GameId, auth: CurrentUser, session: DbSession) -> GameRecordOut:
     """One finished game I played: seats, placings, scores and rewards (the results screen)."""
     record = await session.get(GameRecord, game_id)
     if record is None or await session.get(GameRecordPlayer, (game_id, auth.user.id)) is None:
         raise NotFound("No finished game of yours has that id.", code="no_such_game")
-    return {
-        "id": record.id,
-        "game": record.game,
-        "title": get_game(record.game).title,
-        "mode": record.mode,
-        "seats": [{k: v for k, v in seat.items() if k != "user_id"} for seat in record.seats],
-        "placings": record.placings,
-        "scores": record.scores,
-        "rewards": record.rewards,
-        "moves": len(record.action_log),
-        "started_at": record.started_at.isoformat(),
-        "finished_at": record.finished_at.isoformat(),
-    }
+    return GameRecordOut(
+        id=record.id,
+        game=record.game,
+        title=get_game(record.game).title,
+        mode=record.mode,
+        seats=[RecordSeatOut.model_validate(seat) for seat in record.seats],  # not the user ids
+        placings=record.placings,
+        scores=record.scores,
+        rewards=record.rewards,
+        moves=len(record.action_log),
+        started_at=record.started_at.isoformat(),
+        finished_at=record.finished_at.isoformat(),
+    )

@@ -13,9 +13,11 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from app.core.clock import SystemClock, TimerClock
 from app.games.registry import get_game
 from app.games.rng import HashRandom, new_seed
 from app.tables import tokens
@@ -25,7 +27,13 @@ from app.tables.ownership import Ownership
 from app.tables.store import TableStore
 from app.tables.thinking import THINKING
 
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
 log = logging.getLogger(__name__)
+
+# Told of each table this node starts playing: (table, adopted: True when it came from another node).
+TableListener = Callable[[TableActor, bool], Awaitable[None]]
 
 JANITOR_SECONDS = 30.0
 ALIVE_CACHE_SECONDS = 1.0
@@ -37,11 +45,14 @@ def new_table_id() -> str:
 
 
 class TableManager:
-    def __init__(self, runtime: Any, store: TableStore, timing: TableTiming, ownership: Ownership | None = None):
+    def __init__(self, runtime: Runtime, store: TableStore, timing: TableTiming, ownership: Ownership | None = None,
+                 table_clock: TimerClock | None = None):
         self.runtime = runtime
         self.store = store
         self.timing = timing
         self.ownership = ownership
+        # The tables' timers run on real time even where the runtime's clock is a test's (that one dates records).
+        self.table_clock = table_clock or SystemClock()
         store.node_id = self.node_id
         self.tables: dict[str, TableActor] = {}
         self._finished_at: dict[str, float] = {}
@@ -52,7 +63,7 @@ class TableManager:
         self._alive_seen: dict[str, tuple[bool, float]] = {}  # node -> (alive, until when that answer holds)
         # Called with each table this node starts playing, made here or adopted (matchmaking keeps its players
         # seated; the cluster tells sockets following an adopted table through its old owner to join it again).
-        self.listeners: list[Any] = []
+        self.listeners: list[TableListener] = []
 
     @property
     def node_id(self) -> str:
@@ -170,6 +181,7 @@ class TableManager:
             mode=mode,
             timing=timing or self.timing,
             hooks=self.store,
+            clock=self.table_clock,
             seed_hex=seed.hex(),
             options=options,
             meta={**(meta or {}), "started_at": self.runtime.clock.now().isoformat()},
@@ -288,6 +300,7 @@ class TableManager:
             mode=data["mode"],
             timing=timing,
             hooks=self.store,
+            clock=self.table_clock,
             seed_hex=row.seed,
             options=data["options"],
             meta=data.get("meta", {}),

@@ -15,12 +15,15 @@ import os
 import socket
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, exists, literal_column, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.tables.models import ClusterNode, LiveTable
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +62,7 @@ def _pid_alive(pid: int) -> bool:
 class Ownership:
     """This node's incarnation row, its heartbeat, and the adoption of tables whose owner is gone."""
 
-    def __init__(self, runtime: Any, identity: NodeIdentity, lease_seconds: float, key_fingerprint: str = ""):
+    def __init__(self, runtime: Runtime, identity: NodeIdentity, lease_seconds: float, key_fingerprint: str = ""):
         self.runtime = runtime
         self.identity = identity
         self.lease_seconds = lease_seconds

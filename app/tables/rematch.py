@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import update
 
@@ -31,6 +31,12 @@ from app.rooms.models import Room
 from app.tables.actor import Seat, TableError, TableTiming
 from app.tables.manager import new_table_id
 from app.tables.models import GameRecord, LiveTable
+
+if TYPE_CHECKING:
+    from app.config import Settings
+    from app.realtime.service import Realtime
+    from app.rooms.service import RoomService
+    from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +126,7 @@ class Finished:
 
 
 class RematchService:
-    def __init__(self, runtime: Any, realtime: Any, rooms: Any):
+    def __init__(self, runtime: Runtime, realtime: Realtime, rooms: RoomService):
         self.runtime = runtime
         self.realtime = realtime
         self.rooms = rooms
@@ -129,7 +135,7 @@ class RematchService:
         self._due = redis.register_script(DUE)
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Settings:
         return self.runtime.settings
 
     def _now_ms(self) -> int:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.games.base import IllegalAction
 from app.games.registry import get_game
 from app.games.rng import HashRandom
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
 
 
 @dataclass
@@ -38,7 +41,7 @@ def replay_record(record: Any) -> ReplayResult:
                         list(record.placings), None if outcome else "the log ends before the game does")
 
 
-async def replay_game(runtime: Any, game_id: str) -> ReplayResult | None:
+async def replay_game(runtime: Runtime, game_id: str) -> ReplayResult | None:
     from app.tables.models import GameRecord
 
     async with runtime.reader() as session:

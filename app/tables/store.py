@@ -13,13 +13,16 @@ the table was adopted by another node.
 - `finish`: the game record, the players' rows, prize coins (through the ledger, one idempotency key per player and
   table), pot shares and XP, in one transaction. A retry after a lost answer finds the record and pays nothing again.
 - `abandon`: a table that cannot go on is cancelled and every stake still in its pot refunded, in one transaction.
+
+The layers above add to settlement through one `Settlement` given to the constructor (online play: boosts multiply
+prizes, finished tables add league points, cancelled staked tables refund their stakes; app/realtime/setup.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -28,14 +31,14 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.levels import level_for_xp
-from app.accounts.models import User
+from app.config import Settings
 from app.core import strict_json
 from app.games.registry import get_game
 from app.tables.models import GameRecord, GameRecordPlayer, LiveTable, TableAction, TableSeat
 from app.tables.rewards import Reward, RewardRules, Table, table_rewards
 
 if TYPE_CHECKING:
+    from app.runtime import Runtime
     from app.tables.actor import LogEntry, TableActor
 
 log = logging.getLogger(__name__)
@@ -62,7 +65,24 @@ class Snapshot:
     data: dict[str, Any]
 
 
-def reward_rules(settings: Any) -> RewardRules:
+# Per seat, the factor its prize is paid at (boosters, VIP), from the seats' user ids (None: a bot).
+MultiplierSource = Callable[[AsyncSession, list[int | None]], Awaitable[list[float]]]
+# Told of each finished table, in its settlement's transaction: (session, table, each seat's reward, game title).
+SettledListener = Callable[[AsyncSession, "TableActor", list[Reward], str], Awaitable[None]]
+# Gives back every stake still in a cancelled table's pot: (session, table id, game title) -> the refunds.
+StakeRefunder = Callable[[AsyncSession, str, str, str], Awaitable[Sequence[object]]]  # session, table, title, why
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What the layers above add to the end of a table. Empty: prizes at 1x, nobody told, no stakes to refund."""
+
+    multipliers: MultiplierSource | None = None
+    settled_listeners: Sequence[SettledListener] = ()
+    refund_stakes: StakeRefunder | None = None
+
+
+def reward_rules(settings: Settings) -> RewardRules:
     return RewardRules(
         payouts={int(k): list(v) for k, v in settings.payouts.items()},
         friends_prize_ratio=settings.friends_prize_ratio,
@@ -89,12 +109,9 @@ class _Append:
 class TableStore:
     """The TableHooks of every live table on this node: log, snapshots, settlement, cancellation."""
 
-    def __init__(self, runtime: Any):
+    def __init__(self, runtime: Runtime, settlement: Settlement = Settlement()):
         self.runtime = runtime
-        # Later layers (shop, league, stakes) add what a settlement or a cancellation must also do.
-        self.multiplier_source: Any = None
-        self.settled_listeners: list[Any] = []
-        self.refund_stakes: Callable[[AsyncSession, str, str, str], Awaitable[list[Any]]] | None = None
+        self.settlement = settlement
         self.fenced_writes = 0  # writes refused because another node had adopted the table
         self.node_id = "local"  # the node incarnation writing (set by the TableManager)
         self._appends: asyncio.Queue[_Append] | None = None
@@ -264,7 +281,7 @@ class TableStore:
                         finished_at=now,
                     )
                 )
-            for listener in self.settled_listeners:
+            for listener in self.settlement.settled_listeners:
                 await listener(session, table, rewards, title)
             # What the listeners added to the rewards (a rating's change) is kept with the record too.
             record = await session.get(GameRecord, table.id)  # the one added above (no query)
@@ -278,9 +295,10 @@ class TableStore:
         now = self.runtime.clock.now()
         async with self.runtime.transaction() as session:
             await self._end_fenced(session, table, "cancelled", now)
-            refunds: list[Any] = []
-            if table.mode == "staked" and self.refund_stakes is not None:
-                refunds = await self.refund_stakes(session, table.id, get_game(table.game_name).title, reason)
+            refunds: Sequence[object] = ()
+            if table.mode == "staked" and self.settlement.refund_stakes is not None:
+                refunds = await self.settlement.refund_stakes(session, table.id, get_game(table.game_name).title,
+                                                              reason)
         log.warning("table %s cancelled (%s): %s stakes refunded", table.id, reason, len(refunds),
                     extra={"table": table.id})
         return len(refunds)
@@ -297,9 +315,9 @@ class TableStore:
             raise Fenced(table.id, table.epoch)
 
     async def _multipliers(self, session: AsyncSession, table: TableActor) -> list[float]:
-        if self.multiplier_source is None:
+        if self.settlement.multipliers is None:
             return [1.0] * len(table.seats)
-        return await self.multiplier_source(session, [seat.user_id for seat in table.seats])
+        return await self.settlement.multipliers(session, [seat.user_id for seat in table.seats])
 
     async def _pay(self, session: AsyncSession, table: TableActor, placings: list[int], rewards: list[Reward]) -> None:
         ledger = self.runtime.ledger
@@ -315,11 +333,7 @@ class TableStore:
             if reward.pot:
                 pot_shares.append((await ledger.wallet_id(session, player.user_id), reward.pot))
             if reward.xp:
-                xp = (await session.execute(update(User).where(User.id == player.user_id)
-                                            .values(xp=User.xp + reward.xp).returning(User.xp))).scalar_one()
-                step = self.runtime.settings.level_xp_step
-                if level_for_xp(xp, step) > level_for_xp(xp - reward.xp, step):
-                    reward.level_up = level_for_xp(xp, step)
+                reward.level_up = await self.runtime.accounts.award_xp(session, player.user_id, reward.xp)
         if pot_shares:
             pot = await ledger.pot_id(session, table.id)
             total = sum(amount for _, amount in pot_shares)
@@ -338,6 +352,19 @@ class TableStore:
     async def row(self, table_id: str) -> LiveTable | None:
         async with self.runtime.reader() as session:
             return await session.get(LiveTable, table_id)
+
+
+async def table_exists(session: AsyncSession, table_id: str) -> bool:
+    """The table was created (it has a live row) or has finished (it has a record)."""
+    return (await session.get(LiveTable, table_id) is not None
+            or await session.get(GameRecord, table_id) is not None)
+
+
+async def cancel_unplayed(session: AsyncSession, table_id: str, now: datetime) -> None:
+    """A live table that will never be played on (its stakes went back before it started): not resumed after a
+    restart. Not fenced: no actor plays it."""
+    await session.execute(update(LiveTable).where(LiveTable.id == table_id, LiveTable.status == "playing")
+                          .values(status="cancelled", updated_at=now))
 
 
 def _fail(future: asyncio.Future, error: BaseException) -> None:

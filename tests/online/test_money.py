@@ -16,6 +16,7 @@ from app.tables.models import LiveTable
 from tests.online.online_support import (finish, PlayedTable, TableRecorder, assert_ledger_consistent, balance_of, human,
                                          new_id, simulated)
 from tests.support.harness import reach_staked_level
+from tests.support.waiting import eventually
 
 STEPS = 400
 # Refusals a player can meet along the way; anything else is a bug and fails the test.
@@ -169,12 +170,10 @@ async def test_random_stakes_payouts_refunds_purchases_and_league_prizes_keep_th
     assert pots and all(balance == 0 for _, balance in pots), "a pot kept coins"
     assert sum(wallets) == expected
     # Nobody is left waiting or seated: every table is over (the watchers free the seats as tables end).
-    for _ in range(100):
-        statuses = [await mm.status(user.id) for user in by_id.values()]
-        if all(status == {"status": "idle"} for status in statuses):
-            break
-        await asyncio.sleep(0.01)
-    assert all(status == {"status": "idle"} for status in statuses), statuses
+    async def everyone_idle() -> bool:
+        return all(status == {"status": "idle"} for status in [await mm.status(user.id) for user in by_id.values()])
+
+    await eventually(everyone_idle)
     # The sequence did exercise every kind of movement.
     counts["stakes_cancelled"] = sum(1 for name, _ in pots) - len(recorder.tables)
     assert counts["pots_paid"] > 5 and counts["purchases"] > 3 and counts["weeks_closed"] > 0, counts

@@ -97,12 +97,9 @@ async def test_several_clients_matchmaking_at_once_are_seated_once_at_tables_of_
     pika = [await online.player(f"pika{n}") for n in range(5)]
     kapern = [await online.player(f"kapern{n}") for n in range(3)]
     await asyncio.gather(*(queue(c, "pika", 2) for c in pika), *(queue(c, "kapern", 3) for c in kapern))
-    for _ in range(250):  # the match notices reach the earlier arrivals on their own sockets
-        full = [c for c in pika + kapern if events(c, "matched")]
-        if len(full) == 7:
-            break
-        await asyncio.sleep(0.02)
-    assert len(full) == 7  # two pika pairs and the kapern three; one pika player still waits
+    # Two pika pairs and the kapern three are matched (the notices reach the earlier arrivals on their own sockets);
+    # one pika player still waits.
+    await eventually(lambda: len([c for c in pika + kapern if events(c, "matched")]) == 7)
     (alone,) = [c for c in pika if not events(c, "matched")]
     assert (await alone.get("/api/matchmaking"))["status"] == "waiting"
     online.clock.advance(seconds=online.server.runtime.settings.online_fill_seconds + 0.1)
@@ -197,7 +194,7 @@ async def test_back_within_the_grace_time_a_player_keeps_the_queued_seat_and_sta
     assert back["event"] == "waiting" and back["players"] == 1 and back["fill_ends_at"] == first["fill_ends_at"]
     assert (await ada.get("/api/wallet"))["balance"] == 500  # staked once
     online.clock.advance(seconds=5)  # past the first socket's grace time: the seat is the new socket's
-    await asyncio.sleep(0.1)
+    await online.server.app.state.online.tick()  # a tick at this moment of the clock gives nothing up
     assert (await ada.get("/api/matchmaking"))["status"] == "waiting"
     await queue(bob, "pika", 2, "staked", 500)
     table_id = (await matched(ada))["table_id"]  # told on the new socket

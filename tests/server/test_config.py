@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from pydantic import ValidationError
 from app.accounts.levels import level_for_xp, xp_for_level
 from app.config import Settings
 
+ROOT = Path(__file__).resolve().parents[2]
+NOT_OURS = {"FORWARDED_ALLOW_IPS"}  # read by uvicorn itself; the README lists it beside ours
 CONFIG_VARIABLES = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DATA_DIR", "START_BALANCE", "ALLOWED_ORIGINS",
                     "PAYOUTS", "TURN_TIMER_SECONDS", "ARGON2_MEMORY_KIB")
 
@@ -88,3 +91,14 @@ def test_empty_values_from_docker_compose_mean_unset(env, tmp_path: Path):
     settings = Settings()
     assert settings.allowed_origins == []
     assert settings.resolved_secret_key() == (tmp_path / "data" / "secret_key").read_text().strip()
+
+
+def test_every_setting_is_documented_in_the_readme_and_read_by_the_app():
+    """A setting nobody reads (as PIKA_ALERT_SECONDS was once) or one the README does not tell of fails here."""
+    rows = [line.split("|")[1] for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("| `")]
+    documented = {name for row in rows for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row)} - NOT_OURS
+    fields = {name.upper() for name in Settings.model_fields}
+    assert documented == fields, (sorted(documented - fields), sorted(fields - documented))
+    source = "\n".join(path.read_text() for path in (ROOT / "app").rglob("*.py"))
+    unread = [name for name in Settings.model_fields if not re.search(rf"\.{name}\b", source)]
+    assert unread == []

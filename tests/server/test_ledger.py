@@ -151,6 +151,38 @@ async def test_a_pot_is_created_once_per_table(runtime: Runtime):
         assert await runtime.ledger.balance(session, first) == 0
 
 
+async def test_transfers_are_found_by_key_and_by_account_with_a_literal_key_prefix(runtime: Runtime):
+    a, b, c = await pots(runtime, 500, 0, 300)
+    async with runtime.transaction() as session:
+        await runtime.ledger.transfer(session, a, b, 40, key="stake:t_1:7:1", reason="stake")
+        await runtime.ledger.transfer(session, c, b, 60, key="stake:tx1:8:1", reason="stake")  # `_` is no wildcard
+        await runtime.ledger.transfer(session, b, a, 40, key="refund:t_1:7:1", reason="refund")
+        await runtime.ledger.credit(session, b, 5, key="stake:t_1:bonus", reason="no counterpart: no transfer")
+    async with runtime.reader() as session:
+        found = await runtime.ledger.transfer_by_key(session, "stake:t_1:7:1")
+        assert (found.source_id, found.target_id, found.amount) == (a, b, 40)
+        assert await runtime.ledger.transfer_by_key(session, "stake:nowhere") is None
+        assert await runtime.ledger.transfer_by_key(session, "stake:t_1:bonus") is None
+        into_b = await runtime.ledger.transfers_of(session, b, key_prefix="stake:t_1:")
+        assert [(t.key, t.source_id, t.amount) for t in into_b] == [("stake:t_1:7:1", a, 40)]
+        assert [t.key for t in await runtime.ledger.transfers_of(session, b)] == [
+            "stake:t_1:7:1", "stake:tx1:8:1", "refund:t_1:7:1"]
+        assert [t.key for t in await runtime.ledger.transfers_of(session, c)] == ["stake:tx1:8:1"]
+
+
+async def test_pots_holding_coins_say_their_table_balance_and_last_move(runtime: Runtime):
+    async with runtime.transaction() as session:
+        full = await runtime.ledger.pot_id(session, "full-table")
+        await runtime.ledger.pot_id(session, "empty-table")
+        await runtime.ledger.credit(session, full, 30, key="fund:full", reason="funding")
+    async with runtime.reader() as session:
+        (pot,) = await runtime.ledger.pots_holding_coins(session)
+        assert (pot.table_id, pot.balance, pot.last_moved_at) == ("full-table", 30, runtime.clock.now())
+        assert await runtime.ledger.pot_balance(session, "full-table") == 30
+        assert await runtime.ledger.pot_balance(session, "empty-table") == 0
+        assert await runtime.ledger.pot_balance(session, "no-such-table") == 0
+
+
 async def test_history_is_newest_first_and_paginates_without_gaps(runtime: Runtime):
     a, b = await pots(runtime, 1000, 0)
     async with runtime.transaction() as session:

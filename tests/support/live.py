@@ -21,6 +21,7 @@ from app.config import Settings
 from app.core.clock import Clock
 from app.main import create_app
 from app.commands import uvicorn_options
+from tests.support.waiting import eventually
 
 
 @dataclass
@@ -44,10 +45,9 @@ async def live_server(settings: Settings, *, clock: Clock | None = None) -> Asyn
     config = uvicorn.Config(app, host="127.0.0.1", port=0, lifespan="on", log_level="warning", **uvicorn_options())
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()  # startup failed: raise its error
-        await asyncio.sleep(0.01)
+    await eventually(lambda: server.started or task.done(), timeout=60)
+    if not server.started:
+        task.result()  # startup failed: raise its error
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
         yield LiveServer(app=app, url=f"http://127.0.0.1:{port}", server=server)

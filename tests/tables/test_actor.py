@@ -1,4 +1,5 @@
-"""The table actor with a toy game: ordering, per-seat views, versions, timers, bots, reconnection."""
+"""The table actor with a toy game: ordering, per-seat views, versions, timers, bots, reconnection. Its timers run
+on a ManualClock that each test moves: no test waits for real time to pass."""
 
 import asyncio
 
@@ -6,6 +7,7 @@ import pytest
 
 from app.client import TableState
 from app.core import strict_json
+from app.core.clock import ManualClock
 from app.games.base import IllegalAction
 from app.games.rng import HashRandom, ScriptedRandom
 from app.tables.actor import EVENT_BUFFER, Seat, TableActor, TableError, TableTiming
@@ -63,13 +65,23 @@ class Hooks:
         return 0
 
 
-FAST = TableTiming(turn_seconds=0, grace_seconds=0.05, bot_delay_seconds=(0, 0), snapshot_seconds=0)
+# No turn timer, bots move at once (on the loop's next turn), an absent person has the grace time to come back.
+TIMING = TableTiming(turn_seconds=0, grace_seconds=15, bot_delay_seconds=(0, 0), snapshot_seconds=0)
 
 
-def make_table(seats, *, timing=FAST, first=0, target=12, hooks=None):
+def make_table(seats, *, timing=TIMING, first=0, target=12, hooks=None, clock=None):
     game = Race.create(len(seats), {"target": target, "bell_seconds": 60.0}, ScriptedRandom(ints=[first], rolls=[3, 4, 5, 6]))
-    table = TableActor(table_id="t1", game=game, seats=seats, mode="bots", timing=timing, hooks=hooks or Hooks())
+    table = TableActor(table_id="t1", game=game, seats=seats, mode="bots", timing=timing, hooks=hooks or Hooks(),
+                       clock=clock or ManualClock())
     return table
+
+
+async def looked_at(table):
+    """A spectator comes and goes. The actor handles requests in order, so by then it has handled everything posted
+    before (the timers a test's clock just ran): what did not happen did not happen."""
+    spectator = Inbox()
+    await table.connect(spectator, None, None)
+    await table.disconnect(spectator)
 
 
 def humans(n):
@@ -129,27 +141,37 @@ async def test_bots_play_their_seats_to_the_end_and_the_table_finishes_once():
 
 
 async def test_a_turn_that_times_out_is_played_by_a_bot_and_counted_as_covered():
-    timing = TableTiming(turn_seconds=0.05, grace_seconds=60, bot_delay_seconds=(0, 0), snapshot_seconds=0)
-    table = make_table(humans(2), timing=timing)
+    clock = ManualClock()
+    timing = TableTiming(turn_seconds=30, grace_seconds=60, bot_delay_seconds=(0, 0), snapshot_seconds=0)
+    table = make_table(humans(2), timing=timing, clock=clock)
     table.start()
     a = Inbox()
     await table.connect(a, 100, None)
     sync = await a.next()
-    assert "0" in sync["info"]["clock"]["turn_ends_at"]
+    assert sync["info"]["clock"]["turn_ends_at"] == {"0": round(clock.time() + 30, 1)}  # on the wall clock
+    clock.advance(seconds=29.9)
+    await looked_at(table)
+    assert table.action_log == []  # the person still has a moment
+    clock.advance(seconds=0.1)
     while not table.action_log:
         await a.next()
     assert table.action_log[0][0] == 0
-    assert table.seats[0].covered_turns >= 1 and table.seats[0].human_turns == 0
+    assert table.seats[0].covered_turns == 1 and table.seats[0].human_turns == 0
     await table.stop()
 
 
 async def test_a_disconnected_player_is_covered_after_the_grace_and_comes_back_from_another_device():
-    table = make_table(humans(2) , target=200)
+    clock = ManualClock()
+    table = make_table(humans(2), target=200, clock=clock)
     table.start()
     phone, laptop, other = Inbox(), Inbox(), Inbox()
     await table.connect(phone, 100, None)
     await table.connect(other, 101, None)
     await table.disconnect(phone)
+    clock.advance(seconds=TIMING.grace_seconds - 1)
+    await looked_at(table)
+    assert not table.seats[0].away  # still within the grace time
+    clock.advance(seconds=1)
     while not table.seats[0].away:
         await other.next()
     # The bot now plays seat 0 whenever it is its turn; seat 1 is a connected human.
@@ -192,15 +214,23 @@ async def test_a_reconnect_gets_only_the_missed_events_and_a_stale_one_a_full_vi
 
 
 async def test_a_deadline_runs_out_through_the_table():
-    game = Race.create(2, {"target": 30, "bell_seconds": 0.05}, ScriptedRandom(ints=[0]))
+    clock = ManualClock()
+    game = Race.create(2, {"target": 30, "bell_seconds": 2.0}, ScriptedRandom(ints=[0]))
     game.state["total"] = 3
     # Seat 1 stays its person's (a long grace): nobody but the bell's deadline changes the total meanwhile.
     timing = TableTiming(turn_seconds=0, grace_seconds=60, bot_delay_seconds=(0, 0), snapshot_seconds=0)
-    table = TableActor(table_id="t2", game=game, seats=humans(2), mode="bots", timing=timing, hooks=Hooks())
+    table = TableActor(table_id="t2", game=game, seats=humans(2), mode="bots", timing=timing, hooks=Hooks(),
+                       clock=clock)
     table.start()
     a = Inbox()
     await table.connect(a, 100, None)
     await table.act(100, {"type": "add", "amount": 2})  # total 5: a bell opens for seat 0
+    (bell,) = a.state.info["clock"]["deadlines"]
+    assert bell["seat"] == 0 and bell["ends_at"] == round(clock.time() + 2.0, 1)
+    clock.advance(seconds=1.9)
+    await looked_at(table)
+    assert table.game.state["total"] == 5  # the bell is still open
+    clock.advance(seconds=0.1)
     while not any(e["type"] == "bell_missed" for e in a.events()):
         await a.next()
     assert table.game.state["total"] == 4 and a.state.view["total"] == 4
@@ -211,7 +241,7 @@ async def test_history_is_every_event_so_far_as_the_seat_may_see_it():
     seed = b"history"  # the history is replayed from the table's seed, as a live table's is
     options = {"target": 400, "bell_seconds": 60.0}
     table = TableActor(table_id="t3", game=Race.create(2, options, HashRandom(seed)), seats=humans(2), mode="bots",
-                       timing=FAST, hooks=Hooks(), seed_hex=seed.hex(), options=options)
+                       timing=TIMING, hooks=Hooks(), seed_hex=seed.hex(), options=options, clock=ManualClock())
     table.start()
     a, b = Inbox(), Inbox()
     await table.connect(a, 100, None)

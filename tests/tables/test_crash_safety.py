@@ -26,9 +26,9 @@ from app.client import TablestakesClient, bot_chooser
 from app.games.registry import get_game
 from app.games.rng import HashRandom
 from app.ledger.models import LedgerAccount, LedgerTransaction
-from app.runtime import open_runtime
+from app.runtime import Runtime, open_runtime
 from app.tables.actor import LogEntry, Seat, TableActor
-from app.tables.models import GameRecord, LiveTable, TableAction
+from app.tables.models import ClusterNode, GameRecord, LiveTable, TableAction
 from tests.support import backends
 from tests.support.harness import PASSWORD, reach_staked_level, wipe
 from tests.support.server import ServeProcess
@@ -206,6 +206,11 @@ async def money(settings: Any, table_id: str) -> dict[str, Any]:
             "drift": totals.balances - totals.entries}
 
 
+async def heartbeat_of(runtime: Runtime, node: str) -> float:
+    async with runtime.reader() as session:
+        return await session.scalar(select(ClusterNode.heartbeat).where(ClusterNode.id == node))
+
+
 def readyz(server: ServeProcess) -> dict[str, Any]:
     return httpx.get(f"{server.url}/readyz", timeout=10).json()
 
@@ -265,7 +270,16 @@ async def test_a_second_server_adopts_nothing_while_the_owner_lives_and_everythi
         return
     other = await servers.start("beta")
     await play_moves(clients, table_id, 6)
-    await asyncio.sleep(3 * LEASE)  # several of beta's adoption rounds
+    # Beta looks for tables to adopt after each heartbeat (every third of the lease): once its heartbeat has moved on
+    # by more than a lease, it has had several looks at alpha's table.
+    beta = readyz(other)["node"]
+    async with open_runtime(settings) as runtime:
+        since = await heartbeat_of(runtime, beta)
+
+        async def several_rounds() -> bool:
+            return await heartbeat_of(runtime, beta) > since + LEASE
+
+        await eventually(several_rounds, timeout=10 * LEASE)
     assert readyz(other)["tables"] == 0
     assert (await money(settings, table_id))["owner"] == readyz(owner)["node"]
     version = clients[0].tables[table_id].version

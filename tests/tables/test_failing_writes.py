@@ -1,5 +1,6 @@
 """Writes that keep failing (issue 16): retried a bounded number of times, then the table is settled by its rules or
-cancelled with every stake refunded; nothing waits for ever, and nobody is shown a move that was not saved."""
+cancelled with every stake refunded; nothing waits for ever, and nobody is shown a move that was not saved. The
+retries' pauses run on a ManualClock moved from one to the next (`run_timers_until`): no real time passes."""
 
 from __future__ import annotations
 
@@ -7,21 +8,18 @@ import asyncio
 
 import pytest
 
+from app.core.clock import ManualClock
 from app.games.rng import HashRandom
 from app.tables import actor as actor_module
-from app.tables.actor import Seat, TableActor, TableError, TableTiming
+from app.tables.actor import FAILED_RETRY_SECONDS, RETRY_DELAYS, Seat, TableActor, TableError, TableTiming
 from app.tables.models import LiveTable
 from app.tables.store import Fenced, TableStore
 from tests.support.toy_game import Race
+from tests.support.waiting import run_timers_until
 from tests.tables.test_actor import Inbox
 
 TIMING = TableTiming(turn_seconds=0, grace_seconds=60, bot_delay_seconds=(0, 0), snapshot_seconds=600)
-
-
-@pytest.fixture(autouse=True)
-def quick_retries(monkeypatch):
-    monkeypatch.setattr(actor_module, "RETRY_DELAYS", (0.01, 0.01, 0.01))
-    monkeypatch.setattr(actor_module, "FAILED_RETRY_SECONDS", 0.05)
+TRIES = 1 + len(RETRY_DELAYS)  # the first try, then one after each pause
 
 
 class FlakyHooks:
@@ -58,28 +56,32 @@ class FlakyHooks:
         return 0
 
 
-def race_table(hooks, *, target: int = 30) -> TableActor:
+def race_table(hooks, *, target: int = 30, clock: ManualClock | None = None) -> TableActor:
     options = {"target": target, "bell_seconds": 60.0}
     return TableActor(table_id="flaky", game=Race.create(2, options, HashRandom(b"flaky")), mode="friends",
                       seats=[Seat("human", f"p{s}", user_id=100 + s) for s in range(2)], timing=TIMING, hooks=hooks,
-                      seed_hex=b"flaky".hex(), options=options)
+                      seed_hex=b"flaky".hex(), options=options, clock=clock or ManualClock())
 
 
 async def test_a_move_that_cannot_be_saved_is_never_shown_and_the_table_is_cancelled():
     hooks = FlakyHooks()
-    table = race_table(hooks)
+    clock = ManualClock()
+    table = race_table(hooks, clock=clock)
     table.start()
     listener = Inbox()
     await table.connect(listener, 100, None)
     await table.connect(Inbox(), 101, None)
     total = listener.state.view["total"]
     hooks.append_fails = True
-    before = hooks.appends
+    before, started = hooks.appends, clock.monotonic()
     turn = table.game.acting_seats()[0]
+    acting = asyncio.create_task(table.act(100 + turn, {"type": "add", "amount": 2}))
+    await run_timers_until(clock, acting.done)
     with pytest.raises(TableError) as refused:
-        await table.act(100 + turn, {"type": "add", "amount": 2})
+        await acting
     assert refused.value.code == "table_closed"
-    assert hooks.appends - before == 4 and hooks.abandons == 1  # tried, retried three times, then cancelled
+    assert hooks.appends - before == TRIES and hooks.abandons == 1  # tried, retried, then cancelled
+    assert clock.monotonic() - started == pytest.approx(sum(RETRY_DELAYS))  # about 30 s of trying, then no more
     assert table.status == "cancelled" and table.finished.is_set()
     assert hooks.cancelled_for == "its moves could not be saved"
     # The unsaved move never reached anyone, and the table went back to what was saved.
@@ -94,32 +96,36 @@ async def test_a_move_that_cannot_be_saved_is_never_shown_and_the_table_is_cance
 
 async def test_a_table_that_cannot_even_be_cancelled_is_failed_and_tries_again():
     hooks = FlakyHooks(append_fails=True, abandon_fails=True)
-    table = race_table(hooks)
+    clock = ManualClock()
+    table = race_table(hooks, clock=clock)
     table.start()
+    # Its notice cannot be saved: the connection is refused, and the table given up.
+    connecting = asyncio.create_task(table.connect(Inbox(), 100, None))
+    await run_timers_until(clock, lambda: table.status == "failed")
     with pytest.raises(TableError):
-        await table.connect(Inbox(), 100, None)  # its notice cannot be saved: refused, and the table given up
-    await asyncio.sleep(0.2)
-    assert table.status == "failed" and hooks.abandons >= 4
+        await connecting
+    assert table.status == "failed" and hooks.abandons == TRIES
+    assert clock.next_timer() == FAILED_RETRY_SECONDS  # it will try again, and only that waits
     hooks.abandon_fails = False  # the database is back: the next try cancels the table
-    for _ in range(100):
-        if table.status == "cancelled":
-            break
-        await asyncio.sleep(0.02)
-    assert table.status == "cancelled" and table.finished.is_set()
+    clock.advance(seconds=FAILED_RETRY_SECONDS)
+    await asyncio.wait_for(table.finished.wait(), 5)
+    assert table.status == "cancelled" and hooks.abandons == TRIES + 1
     await table.stop()
 
 
 async def test_a_settlement_that_keeps_failing_cancels_the_table_with_its_stakes_refunded():
     hooks = FlakyHooks(finish_fails=True)
-    table = race_table(hooks, target=2)
+    clock = ManualClock()
+    table = race_table(hooks, target=2, clock=clock)
     table.start()
     listener = Inbox()
     await table.connect(listener, 100, None)
     await table.connect(Inbox(), 101, None)
     turn = table.game.acting_seats()[0]
-    await table.act(100 + turn, {"type": "add", "amount": 2})  # the race is won: settling fails every time
-    await asyncio.wait_for(table.finished.wait(), 5)
-    assert hooks.finishes == 4 and hooks.abandons == 1
+    acting = asyncio.create_task(table.act(100 + turn, {"type": "add", "amount": 2}))  # won: settling fails each time
+    await run_timers_until(clock, table.finished.is_set)
+    await acting
+    assert hooks.finishes == TRIES and hooks.abandons == 1
     assert table.status == "cancelled" and hooks.cancelled_for == "its result could not be saved"
     # The last move was saved and shown before settling began; then the cancellation.
     types = [e["type"] for e in listener.events()]

@@ -5,17 +5,19 @@ import asyncio
 
 import pytest
 
+from app.core.clock import ManualClock
 from app.games.rng import ScriptedRandom
 from app.games.base import IllegalAction
 from app.tables.actor import LogEntry, Seat, TableActor, TableError, TableTiming
 from tests.support.toy_game import Race
-from tests.tables.test_actor import FAST, Hooks, Inbox, humans
+from tests.tables.test_actor import TIMING, Hooks, Inbox, humans, looked_at
 
 
-def race(seats, *, mode="bots", timing=FAST, hooks=None):
+def race(seats, *, mode="bots", timing=TIMING, hooks=None, clock=None):
     game = Race.create(len(seats), {"target": 12, "bell_seconds": 60.0},
                        ScriptedRandom(ints=[0], rolls=[3, 4, 5, 6]))
-    return TableActor(table_id="t1", game=game, seats=seats, mode=mode, timing=timing, hooks=hooks or Hooks())
+    return TableActor(table_id="t1", game=game, seats=seats, mode=mode, timing=timing, hooks=hooks or Hooks(),
+                      clock=clock or ManualClock())
 
 
 class Cancels(Hooks):
@@ -71,7 +73,7 @@ async def test_elsewhere_a_resigned_seat_is_played_by_a_bot_counts_as_left_and_s
         if 1 in table.game.acting_seats():
             await table.act(101, {"type": "add", "amount": 2})
         else:
-            await asyncio.sleep(0.01)
+            await b.next()  # the bot's move reaches seat 1
     await asyncio.wait_for(table.finished.wait(), 10)
     assert hooks.finished == 1
     # The log replays to the same table: the seat is resigned again, the versions match.
@@ -99,15 +101,21 @@ async def test_a_resignation_sent_as_a_move_is_refused_and_changes_nothing():
 
 async def test_a_practice_table_nobody_follows_ends_after_the_idle_time():
     hooks = Cancels()
-    timing = TableTiming(turn_seconds=0, grace_seconds=0.05, bot_delay_seconds=(5, 5), snapshot_seconds=0,
-                         practice_idle_seconds=0.2)
-    table = race([humans(1)[0], Seat("bot", "b1", bot_level="easy")], timing=timing, hooks=hooks)
+    clock = ManualClock()
+    timing = TableTiming(turn_seconds=0, grace_seconds=15, bot_delay_seconds=(5, 5), snapshot_seconds=0,
+                         practice_idle_seconds=600)
+    table = race([humans(1)[0], Seat("bot", "b1", bot_level="easy")], timing=timing, hooks=hooks, clock=clock)
     table.start()
     inbox = Inbox()
     await table.connect(inbox, 100, None)
-    await asyncio.sleep(0.4)
+    clock.advance(seconds=2 * timing.practice_idle_seconds)
+    await looked_at(table)
     assert table.status == "playing"  # followed: it plays on
     await table.disconnect(inbox)
+    clock.advance(seconds=timing.practice_idle_seconds - 1)
+    await looked_at(table)
+    assert table.status == "playing"  # nobody follows it, not for long enough yet
+    clock.advance(seconds=1)
     await asyncio.wait_for(table.finished.wait(), 5)
     assert table.status == "cancelled" and hooks.abandoned == ["nobody played it for a while"]
     await table.stop()

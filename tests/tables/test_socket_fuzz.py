@@ -33,6 +33,7 @@ from app.main import create_app
 from app.runtime import open_runtime
 from app.tables.models import GameRecord
 from tests.support.harness import PASSWORD, reach_staked_level, wipe
+from tests.support.waiting import eventually_in_thread
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -62,11 +63,9 @@ class ThreadedServer:
 
     def __enter__(self) -> ThreadedServer:
         self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
+        eventually_in_thread(lambda: self.server.started or not self.thread.is_alive(), timeout=30)
+        if not self.server.started:
+            raise RuntimeError("the server did not start")
         port = self.server.servers[0].sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
         return self
@@ -299,6 +298,6 @@ def _play_to_the_end(seats: list[Seat], game: str) -> None:
                     moved = True
         for seat in seats:
             seat.drain()
-        if not moved:
-            time.sleep(0.02)
+        if not moved:  # nobody can move yet: wait for the server's next message (a bot's move, the end)
+            seats[0].receive_until(lambda message: True, timeout=1.0)
     raise AssertionError("the table did not finish")
