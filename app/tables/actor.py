@@ -1071,6 +1071,8 @@ class TableActor:
         "lost": _on_lost,
         "act": _on_act,
         "resign": _on_resign,
+        "cover": _on_cover,
+        "void": _on_void,
         "connect": _on_connect,
         "disconnect": _on_disconnect,
         "history": _on_history,

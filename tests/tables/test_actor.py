@@ -258,3 +258,15 @@ async def test_history_is_every_event_so_far_as_the_seat_may_see_it():
     _, spectated = await table.history(None)
     assert not any("secret" in e for e in spectated)
     await table.stop()
+
+
+def test_every_request_the_table_is_asked_or_posts_has_a_handler():
+    """The handler table is explicit (greppable callers): a request kind without an entry would fail at run time."""
+    import inspect
+    import re
+
+    from app.tables import actor
+
+    source = inspect.getsource(actor)
+    asked = set(re.findall(r'_ask\("([a-z_]+)"', source)) | set(re.findall(r'_Request\("([a-z_]+)"', source))
+    assert asked and asked <= set(actor.TableActor.HANDLERS), asked - set(actor.TableActor.HANDLERS)
