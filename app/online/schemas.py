@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.schemas import RunningItem
 from app.core.params import ShopItemName
+from app.ratings.schemas import RatingOut
 
 
 class QueueOut(BaseModel):
@@ -107,6 +108,7 @@ class StandingOut(BaseModel):
     username: str
     points: int
     games: int
+    rating: RatingOut | None = Field(default=None, description="the player's rating in this game (docs/ratings.md)")
 
 
 class MyStandingOut(BaseModel):

@@ -20,6 +20,7 @@ from app.core.params import Username
 from app.deps import CurrentUser, DbSession, RuntimeDep
 from app.games.registry import game_names, get_game
 from app.ratings.rating import NEW_PLAYER, RATED_MODES
+from app.ratings.schemas import ProfileOut
 from app.ratings.service import RatingService
 from app.tables.models import GameRecord, GameRecordPlayer
 
@@ -35,7 +36,7 @@ def ratings(request: Request) -> RatingService:
     return request.app.state.online.ratings
 
 
-@router.get("/api/users/{username}", responses=errors(NoSuchUser))
+@router.get("/api/users/{username}", response_model=ProfileOut, responses=errors(NoSuchUser))
 async def profile(username: Username, request: Request, auth: CurrentUser, session: DbSession, runtime: RuntimeDep,
                   recent: int = Query(default=10, ge=0, le=50, description="how many recent rated games")
                   ) -> dict[str, Any]:

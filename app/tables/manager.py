@@ -40,8 +40,13 @@ ALIVE_CACHE_SECONDS = 1.0
 
 
 def new_table_id() -> str:
-    """A short random id (16 characters, 96 bits): it is in every table message, so its length is paid per move."""
-    return secrets.token_urlsafe(12)
+    """A short random id (16 characters, 96 bits): it is in every table message, so its length is paid per move.
+    Never one that starts with "-": an operator types it after a command (`tablestakes replay ID`), where it would
+    read as an option."""
+    while True:
+        table_id = secrets.token_urlsafe(12)
+        if not table_id.startswith("-"):
+            return table_id
 
 
 class TableManager:
