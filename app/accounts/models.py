@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, false
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, false, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base, BigId, UTCDateTime
@@ -23,6 +23,9 @@ class User(Base):
     # A guest plays vs bots only, with no coins, until it signs up (the same row becomes a full account) or the
     # clean-up removes it GUEST_TTL_DAYS after it was made.
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # "Let others watch my online games": people who are not my friends may watch (and replay) my online and staked
+    # tables by their link. My friends may always watch me (docs/protocol.md, "Spectators").
+    allow_watching: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class AuthSession(Base):
