@@ -13,13 +13,13 @@ import { botTag, coins, ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, u
 const LOG_KEEP = 60;
 
 /** A seat's name; a bot's level is left to its "bot · level" tag ("Bot 1 (easy)" reads "Bot 1"). */
-function seatName(seat) {
+export function seatName(seat) {
   if (!seat) return '';
   return seat.kind === 'bot' ? seat.name.replace(/\s*\((easy|medium|hard)\)$/, '') : seat.name;
 }
 
 /** Names for event texts: "You" for my own seat. */
-function namer(info) {
+export function namer(info) {
   return (seat) => {
     if (seat === null || seat === undefined) return 'The table';
     if (seat === info.my_seat) return 'You';
@@ -54,7 +54,7 @@ function describeTableEvent(event, name, me) {
 /** Moves made for a person (docs/protocol.md: `auto` on their events) say so. */
 const PLAYED_FOR = { timeout: 'Time ran out: ', away: 'A bot played: ' };
 
-function describe(module, event, info) {
+export function describe(module, event, info) {
   const name = namer(info);
   const table = describeTableEvent(event, name, info.my_seat);
   if (table !== undefined) return table;
@@ -62,7 +62,7 @@ function describe(module, event, info) {
   return text && event.auto && PLAYED_FOR[event.auto] ? PLAYED_FOR[event.auto] + text : text;
 }
 
-function SeatStrip({ info, view, module, acting }) {
+export function SeatStrip({ info, view, module, acting }) {
   return html`<ul class="seat-strip" aria-label="Players">
     ${info.seats.map((seat) => {
       const mine = seat.seat === info.my_seat;
@@ -146,6 +146,16 @@ function MoneyBar({ info }) {
     · Pot <strong class="table-pot">${coins(info.pot)}</strong> <span class="muted">(shared by first place)</span></p>`;
 }
 
+/** Who watches (docs/protocol.md, "Spectators"): the count comes with the table's info. */
+function Watchers({ info, watching }) {
+  const count = info.spectators || 0;
+  if (!watching && !count) return null;
+  const others = watching ? count - 1 : count;
+  const text = others > 0 ? `${others} ${watching ? 'other ' : ''}${others === 1 ? 'person' : 'people'} watching` : '';
+  return html`<p class="table-watchers muted">${watching && html`<strong>You are watching</strong>: you see what
+    every spectator sees, no hands, and cannot play.${text ? ' ' : ''}`}${text}</p>`;
+}
+
 function LeaveGame({ info, id }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -220,13 +230,20 @@ function GameOver({ info, module, id, username }) {
     ${reward && html`<p>${signed(reward.net ?? (reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP</p>`}
     ${me !== null && me !== undefined && username && html`<${RematchBox} tableId=${id} username=${username} />`}
     <div class="row">
-      <a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>
+      ${me !== null && me !== undefined
+        ? html`<a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>`
+        : html`<a class="btn btn-primary" href=${`#/replay/${id}`} ref=${button}>Replay this game</a>`}
       <a class="btn" href="#/lobby">Back to the lobby</a>
     </div>
   </section>`;
 }
 
-export function TableScreen({ params, me }) {
+/** #/watch/<id>: the same table as a spectator (the server decides: a seated person gets their seat). */
+export function WatchScreen(props) {
+  return html`<${TableScreen} ...${props} watching=${true} />`;
+}
+
+export function TableScreen({ params, me, watching = false }) {
   const id = params.id;
   const store = useStore();
   const [table, setTable] = useState(null); // {view, legal, info, version}
@@ -259,10 +276,10 @@ export function TableScreen({ params, me }) {
           return;
         }
         if (failure.code === 'no_such_table') {
-          // A finished table stays a few minutes; after that its record holds the results.
+          // A finished table stays a few minutes; after that its record holds the results (and its replay).
           try {
-            await get(`/api/games/${id}`);
-            go(`/results/${id}`);
+            await get(watching ? `/api/games/${id}/replay?limit=1` : `/api/games/${id}`);
+            go(watching ? `/replay/${id}` : `/results/${id}`);
             return;
           } catch {
             setProblem('This table is not running any more.');
@@ -292,10 +309,10 @@ export function TableScreen({ params, me }) {
   const serverNow = useCallback((local = Date.now() / 1000) => local + socket.serverSkew, []);
 
   if (!table) {
-    return html`<${Page} title="Table">
+    return html`<${Page} title=${watching ? 'Watching a table' : 'Table'}>
       ${problem
         ? html`<p class="banner banner-warning" role="alert">${problem}</p><p><a href="#/lobby">Back to the lobby</a></p>`
-        : html`<${Loading} what="Taking your seat" />`}
+        : html`<${Loading} what=${watching ? 'Joining as a spectator' : 'Taking your seat'} />`}
     <//>`;
   }
   const { view, legal, info } = table;
@@ -307,10 +324,13 @@ export function TableScreen({ params, me }) {
   const finished = info.status === 'finished';
   const offline = store.connection !== 'open';
   const Game = module.Table;
-  return html`<${Page} title=${module.title} subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact>
+  const spectator = info.my_seat === null || info.my_seat === undefined;
+  return html`<${Page} title=${spectator ? `Watching ${module.title}` : module.title}
+      subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact>
     <div class=${`table-shell table-${info.game}`} data-version=${table.version}
         data-busy=${busy ? 'true' : 'false'}>
       <${MoneyBar} info=${info} />
+      <${Watchers} info=${info} watching=${spectator} />
       <${TurnBar} info=${info} view=${view} legal=${legal} serverNow=${serverNow} module=${module} />
       <${SeatStrip} info=${info} view=${view} module=${module} acting=${finished ? [] : view.to_act || []} />
       <${LastAction} log=${log} />
