@@ -154,7 +154,7 @@ async def test_a_player_steps_through_a_finished_kapern_game(browser_settings, p
             await page.keyboard.press("End")
             await controls.get_by_text(f"Step {last} of {last}").wait_for()
             assert await page.get_by_role("button", name="Next step").is_disabled()
-            over = page.get_by_role("region", name="This step").get_by_text("Game over.")
+            over = page.get_by_role("region", name="This step").locator("p", has_text="Game over.")
             await over.wait_for()
             ends = await over.inner_text()
             for seat, place in enumerate(record.placings):

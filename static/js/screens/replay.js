@@ -31,23 +31,25 @@ function stepLines(module, frame, info, seat, reveal) {
 export function ReplayScreen({ params }) {
   const id = params.id;
   const [reveal, setReveal] = useState(params.reveal === '1');
-  const [pages, setPages] = useState({}); // page number -> frames
+  const [pages, setPages] = useState({}); // `${reveal}:${page number}` -> frames
   const [meta, setMeta] = useState(null); // the replay's header: game, seats, my seat, steps
   const [step, setStep] = useState(0);
   const [shownSeat, setShownSeat] = useState(0); // reveal: whose hand the board shows
   const [error, setError] = useState(null);
   const loading = useRef(new Set());
 
-  const load = useCallback(async (page, fresh = false) => {
+  const load = useCallback(async (page) => {
     const key = `${reveal}:${page}`;
     if (loading.current.has(key)) return;
     loading.current.add(key);
     try {
       const data = await get(`/api/games/${id}/replay?start=${page * PAGE}&limit=${PAGE}&reveal=${reveal}`);
-      setMeta(data);
-      setPages((old) => ({ ...(fresh ? {} : old), [page]: data.frames }));
+      setMeta((old) => {
+        if (!old && data.seat !== null && data.seat !== undefined) setShownSeat(data.seat);
+        return data;
+      });
+      setPages((old) => ({ ...old, [key]: data.frames }));
       setError(null);
-      if (fresh && data.seat !== null && data.seat !== undefined) setShownSeat(data.seat);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -55,15 +57,11 @@ export function ReplayScreen({ params }) {
     }
   }, [id, reveal]);
 
-  useEffect(() => {
-    setPages({});
-    load(Math.floor(step / PAGE), true);
-  }, [id, reveal]);
-
   const page = Math.floor(step / PAGE);
+  const frames = pages[`${reveal}:${page}`];
   useEffect(() => {
-    if (meta && !pages[page]) load(page);
-  }, [page, meta, pages[page]]);
+    if (!frames) load(page);
+  }, [page, reveal, Boolean(frames)]);
 
   const last = meta ? meta.steps - 1 : 0;
   const goTo = (target) => setStep(Math.max(0, Math.min(last, target)));
@@ -80,8 +78,8 @@ export function ReplayScreen({ params }) {
   }, [step, last]);
 
   const module = meta ? gameModule(meta.game) : null;
-  const frame = pages[page]?.[step % PAGE];
-  if (!meta || !frame) {
+  const frame = frames?.[step % PAGE] || null;
+  if (!meta) {
     return html`<${Page} title="Replay">
       ${error ? html`<${ErrorNote} error=${error} /><p><a href="#/games">My past games</a></p>`
         : html`<${Loading} what="Replaying the game" />`}
@@ -90,11 +88,6 @@ export function ReplayScreen({ params }) {
   if (!module) {
     return html`<${Page} title="Replay"><p>This game cannot be shown in the browser yet.</p><//>`;
   }
-  const viewer = reveal ? shownSeat : meta.seat;
-  const view = reveal ? { ...frame.view.public, ...frame.view.seats[shownSeat] } : frame.view;
-  const info = tableInfo(meta, frame, viewer);
-  const lines = stepLines(module, frame, info, viewer, reveal);
-  const Game = module.Table;
   const control = (label, text, target, disabled) => html`<button type="button" class="btn btn-small"
       aria-label=${label} title=${label} disabled=${disabled} onClick=${() => goTo(target)}>${text}</button>`;
   const subtitle = `${MODE_NAMES[meta.mode] || meta.mode} · ${when(meta.finished_at)}`
@@ -102,11 +95,11 @@ export function ReplayScreen({ params }) {
   return html`<${Page} title=${`Replay: ${meta.title}`} subtitle=${subtitle} wide compact>
     <section class="card replay-controls" aria-label="Replay controls">
       <div class="row">
-        ${control('First step', '⏮ First', 0, step === 0)}
+        ${control('First step', '« First', 0, step === 0)}
         ${control('Previous step', '◀ Prev', step - 1, step === 0)}
         <span class="replay-step" aria-live="polite">Step <strong>${step}</strong> of ${last}</span>
         ${control('Next step', 'Next ▶', step + 1, step === last)}
-        ${control('Last step', 'Last ⏭', last, step === last)}
+        ${control('Last step', 'Last »', last, step === last)}
       </div>
       <label class="replay-slider">Step
         <input type="range" min="0" max=${last} value=${step} onInput=${(e) => goTo(Number(e.target.value))} />
@@ -121,6 +114,19 @@ export function ReplayScreen({ params }) {
         <span class="muted">Keys: ← → step, Home and End.</span>
       </div>
     </section>
+    ${frame ? html`<${Step} meta=${meta} frame=${frame} module=${module} step=${step} reveal=${reveal}
+        viewer=${reveal ? shownSeat : meta.seat} />`
+      : error ? html`<${ErrorNote} error=${error} />` : html`<${Loading} what="Replaying the game" />`}
+  <//>`;
+}
+
+/** One step: what happened (its log) and the board after it. */
+function Step({ meta, frame, module, step, reveal, viewer }) {
+  const view = reveal ? { ...frame.view.public, ...frame.view.seats[viewer] } : frame.view;
+  const info = tableInfo(meta, frame, viewer);
+  const lines = stepLines(module, frame, info, viewer, reveal);
+  const Game = module.Table;
+  return html`
     <section class="card replay-log" aria-label="This step">
       <p>${step === 0 ? 'The game begins.' : lines.length ? '' : 'Nothing you could see happened at this step.'}</p>
       ${lines.length > 0 && html`<ul class="replay-lines">${lines.map((line, index) => html`<li key=${index}>${line}</li>`)}</ul>`}
@@ -128,9 +134,9 @@ export function ReplayScreen({ params }) {
         `${seatName(info.seats[seat])}: ${ordinal(place)}`).join(' · ')}</p>`}
     </section>
     <div class=${`table-shell table-${meta.game} replay-board`} data-step=${step}>
-      <${SeatStrip} info=${info} view=${view} module=${module} acting=${frame.outcome ? [] : view.to_act || []} />
+      <${SeatStrip} info=${info} view=${view} module=${module} acting=${frame.outcome ? [] : view.to_act || []}
+        presence=${false} />
       <${Game} view=${view} legal=${[]} send=${NOTHING} busy=${true} error=${null} info=${info} me=${viewer}
         name=${namer(info)} serverNow=${() => Date.now() / 1000} over=${Boolean(frame.outcome)} />
-    </div>
-  <//>`;
+    </div>`;
 }

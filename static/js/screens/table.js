@@ -62,7 +62,7 @@ export function describe(module, event, info) {
   return text && event.auto && PLAYED_FOR[event.auto] ? PLAYED_FOR[event.auto] + text : text;
 }
 
-export function SeatStrip({ info, view, module, acting }) {
+export function SeatStrip({ info, view, module, acting, presence = true }) {
   return html`<ul class="seat-strip" aria-label="Players">
     ${info.seats.map((seat) => {
       const mine = seat.seat === info.my_seat;
@@ -72,6 +72,7 @@ export function SeatStrip({ info, view, module, acting }) {
       const tag = botTag(info.mode);
       const level = info.mode !== 'online' && seat.bot_level ? ` · ${seat.bot_level}` : '';
       if (seat.kind === 'bot') status = html`<span class="tag tag-bot" title=${tag.title}>${tag.text}${level}</span>`;
+      else if (!presence) status = null; // a replay: who was connected then is not kept
       else if (seat.away) status = html`<span class="tag tag-away">away · bot covers</span>`;
       else if (!seat.connected) status = html`<span class="tag tag-offline">offline</span>`;
       else status = html`<span class="tag tag-online">online</span>`;
