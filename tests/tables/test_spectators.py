@@ -21,7 +21,9 @@ from app.core import strict_json
 from app.games.registry import game_names, get_game
 from app.games.rng import HashRandom
 from app.tables.actor import Seat, TableActor, TableError, TableTiming
+from app.tables import patch
 from app.tables.models import GameRecord
+from app.tables.replay import MAX_REPLAY_FRAMES
 from tests.games.stakes.stakes_support import hidden_from, strings_in
 from tests.games.test_conformance import REDEAL
 from tests.support.harness import PASSWORD, wipe
@@ -194,7 +196,7 @@ async def test_a_friend_watches_a_friends_game_to_the_end_and_cannot_act(fast_se
             assert "hand" in results[0].private and "hand" not in watched.view
 
             # A replay of it: a friend of a player sees the spectator's steps; a stranger may not.
-            replay = await friend.get(f"/api/games/{table_id}/replay", start=0, limit=100)
+            replay = await friend.get(f"/api/games/{table_id}/replay", start=0, limit=MAX_REPLAY_FRAMES)
             assert replay["seat"] is None and replay["frames"][0]["step"] == 0
             with pytest.raises(ClientError) as error:
                 await stranger.get(f"/api/games/{table_id}/replay")
@@ -256,9 +258,13 @@ async def all_frames(client: TablestakesClient, table_id: str, reveal: bool = Fa
     """Every step of a replay, page by page."""
     start, frames, page = 0, [], None
     while start is not None:
-        page = await client.get(f"/api/games/{table_id}/replay", start=start, limit=100,
+        page = await client.get(f"/api/games/{table_id}/replay", start=start, limit=MAX_REPLAY_FRAMES,
                                 reveal="true" if reveal else "false")
-        frames += page["frames"]
+        assert "view" in page["frames"][0]  # a page starts whole, then patches (docs/api.md, "Replays")
+        view = None
+        for frame in page["frames"]:
+            view = frame["view"] if "view" in frame else patch.apply(view, frame["patch"])
+            frames.append({**frame, "view": view})
         start = page["next"]
     assert page is not None
     return {**page, "frames": frames}

@@ -5,11 +5,21 @@
 import { get } from '../api.js';
 import { gameModule } from '../games/index.js';
 import { html, useCallback, useEffect, useRef, useState } from '../lib.js';
+import { applyPatch } from '../patch.js';
 import { ErrorNote, Loading, MODE_NAMES, ordinal, Page, when } from '../ui.js';
 import { describe, namer, SeatStrip, seatName } from './table.js';
 
-const PAGE = 50; // steps per request (the server sends at most 100)
+const PAGE = 50; // steps per request (the server's most)
 const NOTHING = () => Promise.resolve(false); // a replay takes no moves
+
+/** A page's frames each with its whole view: the first comes whole, the others as a patch on the one before. */
+function wholeViews(frames) {
+  let view = null;
+  return frames.map((frame) => {
+    view = frame.view !== undefined ? frame.view : applyPatch(view, frame.patch);
+    return { ...frame, view };
+  });
+}
 
 function tableInfo(meta, frame, seat) {
   return {
@@ -48,7 +58,7 @@ export function ReplayScreen({ params }) {
         if (!old && data.seat !== null && data.seat !== undefined) setShownSeat(data.seat);
         return data;
       });
-      setPages((old) => ({ ...old, [key]: data.frames }));
+      setPages((old) => ({ ...old, [key]: wholeViews(data.frames) }));
       setError(null);
     } catch (failure) {
       setError(failure);
