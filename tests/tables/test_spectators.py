@@ -37,7 +37,7 @@ FAST = TableTiming(turn_seconds=0, grace_seconds=0.05, bot_delay_seconds=(0, 0),
 
 class Spectator:
     """A listener without a seat that checks, as each message arrives (the game is then exactly as sent), that it
-    holds nothing the spectator view does not."""
+    holds nothing the spectator view does not. What fails is kept in `problems` (raising would stop the table)."""
 
     def __init__(self, table: TableActor, seed: int):
         self.table = table
@@ -45,9 +45,15 @@ class Spectator:
         self.chooser = random.Random(seed)
         self.messages = 0
         self.redeals = 0
+        self.problems: list[str] = []
 
     def send_text(self, text: str) -> None:
-        message = strict_json.loads(text)
+        try:
+            self.check(strict_json.loads(text))
+        except AssertionError as problem:
+            self.problems.append(f"message {self.messages}: {problem!r}"[:500])
+
+    def check(self, message: dict[str, Any]) -> None:
         if message["type"] not in ("update", "catch_up", "sync"):
             return
         assert "seat_token" not in message and "legal" not in message or message["legal"] == []
@@ -95,6 +101,7 @@ async def test_a_spectator_is_sent_the_spectator_view_only_over_whole_games(name
         assert await table.connect(spectator, 999, None) is None  # not seated: a spectator
         await asyncio.wait_for(table.finished.wait(), 120)
         await table.stop()
+        assert spectator.problems == []
         assert table.game.is_over and spectator.state.info["status"] == "finished"
         assert spectator.state.info["spectators"] == 1
         assert spectator.messages > 10 and (name == "stakes" or spectator.redeals > 3)
