@@ -189,15 +189,21 @@ class Realtime:
             seat = await table.connect(connection, connection.user_id, message.since)
             self._followed(connection, table_id, watch)
             return {"type": "ack", "table": table_id, "version": table.version, "seat": seat}
-        row = await self.tables.store.row(table_id)
-        seated = [s.get("user_id") for s in row.table.get("seats", [])] if row is not None else []
-        watch = row is not None and connection.user_id not in seated
-        if watch:
-            await self._check_watcher(connection, table_id, row.mode, seated)
+        watch = False
+        if not self._seat_token_for(table_id, connection.user_id, message.token):  # a seat token says "seated"
+            row = await self.tables.store.row(table_id)
+            seated = [s.get("user_id") for s in row.table.get("seats", [])] if row is not None else []
+            watch = row is not None and connection.user_id not in seated
+            if watch:
+                await self._check_watcher(connection, table_id, row.mode, seated)
         done = await self._ask(owner, "join", connection, table=table_id, since=message.since, watch=watch)
         connection.remote[table_id] = owner
         self._followed(connection, table_id, watch)
         return {"type": "ack", "table": table_id, "version": done["version"], "seat": done["seat"]}
+
+    def _seat_token_for(self, table_id: str, user_id: int, token: str | None) -> bool:
+        found = tokens.verify(self.secret_key, token) if token and self.secret_key else None
+        return found is not None and found.table == table_id and found.user == user_id
 
     @staticmethod
     def _followed(connection: Any, table_id: str, watch: bool) -> None:
@@ -209,8 +215,8 @@ class Realtime:
 
     async def _check_watcher(self, connection: Any, table_id: str, mode: str, seated: list[int | None]) -> None:
         """A join by someone without a seat: may they watch (app/tables/spectators.py), and may they watch one
-        more table (SPECTATOR_JOINS_PER_USER, counted over their sockets on this node)? The table's own limit
-        (SPECTATORS_PER_TABLE) is the actor's."""
+        more (SPECTATOR_JOINS_PER_USER: a table followed by one of their sockets on this node counts once per
+        socket)? The table's own limit (SPECTATORS_PER_TABLE) is the actor's."""
         runtime = self.tables.runtime
         async with runtime.reader() as session:
             await check_watcher(session, runtime.friends, connection.user_id, mode, seated)
