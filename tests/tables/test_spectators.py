@@ -201,6 +201,12 @@ async def test_a_friend_watches_a_friends_game_to_the_end_and_cannot_act(fast_se
             assert watched.info["outcome"] == results[0].info["outcome"]
             assert watched.public == results[0].public  # what everyone saw at the end, hands aside
             assert "hand" in results[0].private and "hand" not in watched.view
+            # The whole history as a spectator: every draw and penalty, none with the cards a seat was dealt.
+            history = (await friend.request({"type": "history", "table": table_id}))["events"]
+            players_history = (await host.request({"type": "history", "table": table_id}))["events"]
+            assert len(history) == len(players_history) and any(e["type"] == "draw" for e in history)
+            assert not [e for e in history if e["type"] in ("draw", "penalty", "hand_reordered")
+                        and {"card", "cards", "hand", "playable"} & set(e)]
 
             # A replay of it: a friend of a player sees the spectator's steps; a stranger may not.
             replay = await friend.get(f"/api/games/{table_id}/replay", start=0, limit=MAX_REPLAY_FRAMES)
