@@ -158,6 +158,9 @@ class TablestakesClient:
     async def post(self, path: str, body: Any = None) -> Any:
         return await self._call("POST", path, body if body is not None else {})
 
+    async def put(self, path: str, body: Any = None) -> Any:
+        return await self._call("PUT", path, body)
+
     async def delete(self, path: str) -> Any:
         return await self._call("DELETE", path)
 

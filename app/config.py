@@ -115,6 +115,8 @@ class Settings(BaseSettings):
     ws_messages_per_second: float = 20.0  # per user (all their sockets), sustained; bursts up to twice that
     ws_refusals_before_close: int = 60  # rate-limited messages tolerated before the socket is closed
     ws_max_sockets_per_user: int = 8  # more live sockets of one user close the oldest (tabs, devices)
+    spectators_per_table: int = Field(default=50, ge=0)  # spectator sockets one table accepts (0: none)
+    spectator_joins_per_user: int = Field(default=4, ge=0)  # tables a user watches at once (per node, per socket)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.levels import xp_for_level
-from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn
+from app.accounts.schemas import LoginIn, LogoutAllOut, MeOut, RegisterIn, SettingsIn
 from app.accounts.service import AccountBanned, InvalidCredentials, NotAGuest, Profile, UsernameTaken
 from app.core.errors import TooManyRequests
 from app.core.openapi import errors
@@ -83,6 +83,18 @@ async def me(auth: CurrentUser, request: Request, session: DbSession, runtime: R
                await _running_items(request, session, auth.user.id))
 
 
+@router.put("/me/settings", response_model=MeOut)
+async def change_settings(body: SettingsIn, auth: CurrentUser, request: Request, session: DbSession,
+                          runtime: RuntimeDep) -> MeOut:
+    """Change my settings (the fields sent): `allow_watching`, "let others watch my online games"."""
+    user = await session.merge(auth.user)
+    if body.allow_watching is not None:
+        user.allow_watching = body.allow_watching
+    await session.flush()
+    return _me(await runtime.accounts.profile(session, user), runtime,
+               await _running_items(request, session, auth.user.id))
+
+
 async def _running_items(request: Request, session: AsyncSession, user_id: int) -> list[dict[str, Any]]:
     # The shop belongs to online play, which the app sets up next to the tables; without it nothing can run.
     online = getattr(request.app.state, "online", None)
@@ -93,7 +105,7 @@ def _me(profile: Profile, runtime: Runtime, active: list[dict[str, Any]] | None 
     step = runtime.settings.level_xp_step
     return MeOut(id=profile.id, username=profile.username, coins=profile.coins, xp=profile.xp, level=profile.level,
                  level_xp=xp_for_level(profile.level, step), next_level_xp=xp_for_level(profile.level + 1, step),
-                 active=active or [], guest=profile.guest)
+                 active=active or [], guest=profile.guest, allow_watching=profile.allow_watching)
 
 
 def _set_session_cookie(response: Response, request: Request, runtime: Runtime, token: str,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, false
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, false, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.db import Base, BigId, UTCDateTime
@@ -26,6 +26,9 @@ class User(Base):
     # Set by `tablestakes ban` (cleared by `unban`): the account cannot log in and its sessions were revoked.
     banned_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     ban_reason: Mapped[str | None] = mapped_column(String(200))
+    # "Let others watch my online games": people who are not my friends may watch (and replay) my online and staked
+    # tables by their link. My friends may always watch me (docs/protocol.md, "Spectators").
+    allow_watching: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class AuthSession(Base):

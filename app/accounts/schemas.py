@@ -77,6 +77,17 @@ class MeOut(BaseModel):
     next_level_xp: int  # the XP that reaches the next level
     active: list[RunningItem] = []  # the shop's items running now (the header shows them)
     guest: bool = False  # a guest plays vs bots only, with no coins, until it signs up (POST /api/auth/upgrade)
+    allow_watching: bool = True  # others (not only friends) may watch my online and staked games (PUT /api/me/settings)
+
+
+class SettingsIn(BaseModel):
+    """My settings; a field left out keeps its value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    allow_watching: bool | None = Field(
+        default=None, description="let others watch my online games: anyone with the link may watch (and replay) my "
+                                  "online and staked tables; friends may always watch")
 
 
 class LogoutAllOut(BaseModel):

@@ -120,6 +120,7 @@ class Profile:
     xp: int
     level: int
     guest: bool = False
+    allow_watching: bool = True
 
 
 class AccountService:
@@ -390,4 +391,4 @@ class AccountService:
     async def profile(self, session: AsyncSession, user: User) -> Profile:
         coins = await self.ledger.balance(session, await self.ledger.wallet_id(session, user.id))
         return Profile(user.id, user.username, coins, user.xp, level_for_xp(user.xp, self.settings.level_xp_step),
-                       user.guest)
+                       user.guest, user.allow_watching is not False)

@@ -14,7 +14,7 @@ from app.friends.service import (AlreadyFriends, Blocked, CannotBefriendYourself
                                  NotBlocked, NotFriends, RequestAlreadySent, YouBlockedThem)
 
 from app.deps import DbSession, FullAccount, RuntimeDep
-from app.friends.schemas import FriendListsOut, PersonOut, RequestSentOut, UnseenOut, UsernameIn
+from app.friends.schemas import FriendListsOut, LiveTableOut, PersonOut, RequestSentOut, UnseenOut, UsernameIn
 from app.friends.service import Person
 
 router = APIRouter(prefix="/api/friends", tags=["friends"])
@@ -33,13 +33,19 @@ async def _tell(request: Request, user_id: int, event: FriendEvent, username: st
 
 @router.get("", response_model=FriendListsOut)
 async def lists(request: Request, auth: FullAccount, session: DbSession, runtime: RuntimeDep) -> FriendListsOut:
+    """My friends (with presence, and the live table each plays at, which I may watch), requests both ways and the
+    people I blocked."""
     found = await runtime.friends.lists(session, auth.user)
     online = await request.app.state.realtime.hub.online(p.id for p in found.friends)
 
     def out(people: list[Person]) -> list[PersonOut]:
         return [PersonOut(username=p.username, since=p.since) for p in people]
 
-    friends = [PersonOut(username=p.username, since=p.since, online=p.id in online) for p in found.friends]
+    playing = await request.app.state.realtime.tables.store.tables_of_people([p.id for p in found.friends])
+    friends = [PersonOut(username=p.username, since=p.since, online=p.id in online,
+                         table=LiveTableOut(id=playing[p.id].id, game=playing[p.id].game, mode=playing[p.id].mode)
+                         if p.id in playing else None)
+               for p in found.friends]
     return FriendListsOut(friends=friends, incoming=out(found.incoming), outgoing=out(found.outgoing),
                           blocked=out(found.blocked))
 

@@ -16,10 +16,17 @@ class UsernameIn(BaseModel):
     username: Username
 
 
+class LiveTableOut(BaseModel):
+    id: str  # the table to watch (#/watch/<id>; the socket's `join`)
+    game: str
+    mode: str
+
+
 class PersonOut(BaseModel):
     username: str
     since: datetime  # when the friendship, request or block began
     online: bool | None = None  # friends only: connected right now (presence in Redis)
+    table: LiveTableOut | None = None  # friends only: the live table they play at, which friends may watch
 
 
 class FriendListsOut(BaseModel):

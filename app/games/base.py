@@ -252,6 +252,12 @@ class Game(ABC):
         public = self.public_view()
         return {key: value for key, value in self.view(seat).items() if key not in public or public[key] != value}
 
+    def full_view(self) -> View:
+        """Every seat's view at once, for replays of finished games only (every hand revealed): the public view and
+        each seat's private part, `view(seat) == {**full["public"], **full["seats"][seat]}`. What is no seat's
+        (a deck's order, a die not rolled yet) stays hidden, as in every view."""
+        return {"public": self.public_view(), "seats": [self.private_view(seat) for seat in range(self.seat_count)]}
+
     @abstractmethod
     def outcome(self) -> Outcome | None:
         """The placings once the game is over, else None."""

@@ -49,6 +49,7 @@ class Connection:
         self.session_id = session_id
         self.tables: set[str] = set()
         self.remote: dict[str, str] = {}  # tables joined through another node: table id -> the owner node
+        self.watching: set[str] = set()  # the tables of `tables` this socket follows as a spectator (no seat)
         self._pending: deque[str] = deque()
         self._writer: asyncio.Task | None = None
         self._closing: tuple[int, str] | None = None

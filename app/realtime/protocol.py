@@ -33,7 +33,9 @@ class _Message(BaseModel):
 
 
 class Join(_Message):
-    """Start receiving a table you sit at; `since` is the last version you saw (null: send a full view)."""
+    """Start receiving a table you sit at, or watch one you may (docs/protocol.md, "Spectators": then `seat` is null
+    and you get the spectator view only); `since` is the last version you saw (null: send a full view). Refused for
+    a spectator with `not_watchable`, `too_many_spectators`, `too_many_watched`."""
 
     type: Literal["join"]
     id: RequestId = None
@@ -48,7 +50,7 @@ class Join(_Message):
 
 
 class Leave(_Message):
-    """Stop receiving a table (your seat stays yours)."""
+    """Stop receiving (or watching) a table (your seat stays yours)."""
 
     type: Literal["leave"]
     id: RequestId = None
@@ -67,7 +69,8 @@ class Resign(_Message):
 
 
 class Act(_Message):
-    """A move at a table, in the shape the table's `legal` list gives; `seat`, if given, must be yours."""
+    """A move at a table, in the shape the table's `legal` list gives; `seat`, if given, must be yours. A spectator's
+    is refused with `spectators_cannot_act`."""
 
     type: Literal["act"]
     id: RequestId = None

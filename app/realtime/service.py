@@ -23,6 +23,7 @@ from app.realtime.hub import Hub
 from app.tables import tokens
 from app.tables.actor import Seat, TableError
 from app.tables.manager import TableManager
+from app.tables.spectators import check_watcher
 
 if TYPE_CHECKING:
     from app.online.service import OnlinePlay
@@ -90,10 +91,15 @@ class Realtime:
             if owner is not None:
                 await self._ask(owner, "leave", connection, table=message.table)
             else:
-                table = self._seated_local(message.table, connection.user_id)
+                table = (self._local(message.table) if message.table in connection.watching else None
+                         ) or self._seated_local(message.table, connection.user_id)
                 await table.disconnect(connection)
             connection.tables.discard(message.table)
+            connection.watching.discard(message.table)
             return {"type": "ack", "table": message.table}
+        if isinstance(message, (protocol.Act, protocol.Resign)) and message.table in connection.watching:
+            raise TableError("spectators_cannot_act", "You are watching this table: spectators cannot play, "
+                                                      "resign or take a seat.")
         if isinstance(message, protocol.Act):
             if message.table not in connection.tables:
                 await self._refuse_unjoined(message.table, connection.user_id)
@@ -121,12 +127,14 @@ class Realtime:
             if message.table not in connection.tables:
                 await self._refuse_unjoined(message.table, connection.user_id)
             owner = connection.remote.get(message.table)
+            watching = message.table in connection.watching
             if owner is not None:
-                done = await self._ask(owner, "history", connection, table=message.table)
+                done = await self._ask(owner, "history", connection, table=message.table, watch=watching)
                 version, events = done["version"], done["events"]
             else:
-                version, events = await self._seated_local(message.table, connection.user_id).history(
-                    connection.user_id)
+                table = self._watched_local(message.table) if watching else self._seated_local(
+                    message.table, connection.user_id)
+                version, events = await table.history(connection.user_id)
             return {"type": "ack", "table": message.table, "version": version, "events": events}
         if isinstance(message, protocol.Rematch) and self.rematch is not None:
             if message.agree is None:
@@ -181,15 +189,61 @@ class Realtime:
         owner = None if self._local(table_id) is not None else await self._owner(table_id, connection.user_id,
                                                                                 message.token)
         if owner is None or owner == self.node_id:
-            table = self._seated_local(table_id, connection.user_id)
+            table = self._local(table_id)
+            watch = table is not None and table.seat_of(connection.user_id) is None
+            if watch:
+                await self._check_watcher(connection, table_id, table.mode, [s.user_id for s in table.seats])
+            else:
+                table = self._seated_local(table_id, connection.user_id)
             seat = await table.connect(connection, connection.user_id, message.since, message.history)
-            connection.tables.add(table_id)
+            self._followed(connection, table_id, watch)
             return {"type": "ack", "table": table_id, "version": table.version, "seat": seat}
-        done = await self._ask(owner, "join", connection, table=table_id, since=message.since,
+        watch = False
+        if not self._seat_token_for(table_id, connection.user_id, message.token):  # a seat token says "seated"
+            row = await self.tables.store.row(table_id)
+            seated = [s.get("user_id") for s in row.table.get("seats", [])] if row is not None else []
+            watch = row is not None and connection.user_id not in seated
+            if watch:
+                await self._check_watcher(connection, table_id, row.mode, seated)
+        done = await self._ask(owner, "join", connection, table=table_id, since=message.since, watch=watch,
                                history=message.history)
         connection.remote[table_id] = owner
-        connection.tables.add(table_id)
+        self._followed(connection, table_id, watch)
         return {"type": "ack", "table": table_id, "version": done["version"], "seat": done["seat"]}
+
+    def _seat_token_for(self, table_id: str, user_id: int, token: str | None) -> bool:
+        found = tokens.verify(self.secret_key, token) if token and self.secret_key else None
+        return found is not None and found.table == table_id and found.user == user_id
+
+    @staticmethod
+    def _followed(connection: Any, table_id: str, watch: bool) -> None:
+        connection.tables.add(table_id)
+        if watch:
+            connection.watching.add(table_id)
+        else:
+            connection.watching.discard(table_id)
+
+    async def _check_watcher(self, connection: Any, table_id: str, mode: str, seated: list[int | None]) -> None:
+        """A join by someone without a seat: may they watch (app/tables/spectators.py), and may they watch one
+        more (SPECTATOR_JOINS_PER_USER: a table followed by one of their sockets on this node counts once per
+        socket)? The table's own limit (SPECTATORS_PER_TABLE) is the actor's."""
+        runtime = self.tables.runtime
+        async with runtime.reader() as session:
+            await check_watcher(session, runtime.friends, connection.user_id, mode, seated)
+        limit = runtime.settings.spectator_joins_per_user
+        watched = {(c.id, t) for c in self.hub.connections_of(connection.user_id)
+                   for t in getattr(c, "watching", ())} - {(connection.id, table_id)}
+        if len(watched) >= limit:
+            raise TableError("too_many_watched", f"You watch {len(watched)} tables already, the most at once; "
+                                                 "leave one first.")
+
+    def _watched_local(self, table_id: str, *, missing: tuple[str, str] = (
+            "no_such_table", "There is no live table with that id.")) -> Any:
+        """The table this process plays, for a spectator (whose right to watch was checked when it joined)."""
+        table = self._local(table_id)
+        if table is None:
+            raise TableError(*missing)
+        return table
 
     async def _owner(self, table_id: str, user_id: int, token: str | None) -> str | None:
         """The node playing the table (None: this node, or nobody can play it). A valid seat token names it
@@ -245,8 +299,13 @@ class Realtime:
         return self._seated_local(table_id, user_id,
                                   missing=("not_owner", "This server does not play that table (any more)."))
 
+    def _owned_watched(self, table_id: str) -> Any:
+        return self._watched_local(table_id, missing=("not_owner", "This server does not play that table (any more)."))
+
     async def _remote_join(self, message: dict[str, Any]) -> dict[str, Any]:
-        table = self._owned(message["table"], message["user"])
+        # A spectator's join: the asking node checked that they may watch (it has the same database).
+        table = self._owned_watched(message["table"]) if message.get("watch") else self._owned(
+            message["table"], message["user"])
         listener = self._remote(message)
         seat = await table.connect(listener, message["user"], message.get("since"), bool(message.get("history")))
         self._remote_tables[(listener.node, listener.socket)].add(table.id)
@@ -266,7 +325,9 @@ class Realtime:
         return {"version": await self._owned(message["table"], message["user"]).resign(message["user"])}
 
     async def _remote_history(self, message: dict[str, Any]) -> dict[str, Any]:
-        version, events = await self._owned(message["table"], message["user"]).history(message["user"])
+        table = self._owned_watched(message["table"]) if message.get("watch") else self._owned(
+            message["table"], message["user"])
+        version, events = await table.history(message["user"])
         return {"version": version, "events": events}
 
     async def _remote_leave(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -456,3 +517,4 @@ class Realtime:
                 self.cluster.tell(owner, "gone", socket=connection.id)
         connection.remote.clear()
         connection.tables.clear()
+        connection.watching.clear()

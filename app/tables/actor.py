@@ -233,6 +233,7 @@ class TableActor:
         self._sent_legal: dict[int, list[Action]] = {}
         self.node_name = ""  # the name of the node playing it (clients pass it to the load balancer as a hint)
         self.sign_seat: Callable[[TableActor, int], str] | None = None  # a seat token for a seat (tokens.py)
+        self.max_spectators: int | None = None  # spectator listeners accepted at once (None: no limit)
         self.finished = asyncio.Event()  # settled or cancelled: the table is over
         self.ended = asyncio.Event()  # the actor stopped running this table (over, lost, failed, stopped)
 
@@ -335,7 +336,13 @@ class TableActor:
             # A staked table forms only when every seat has staked: the pot is every stake (platform.md).
             "pot": self.meta["stake"] * len(self.seats) if self.meta.get("stake") else None,
             "resigned": [index for index, s in enumerate(self.seats) if s.resigned],
+            "spectators": self.spectators,
         }
+
+    @property
+    def spectators(self) -> int:
+        """Listeners that follow the table without a seat (they are sent the spectator view only)."""
+        return sum(1 for c in self._connections if c.seat is None)
 
     def snapshot_data(self) -> dict[str, Any]:
         """What a restart needs besides the game's own state (the log after the snapshot is replayed)."""
@@ -556,6 +563,9 @@ class TableActor:
                           history: bool = False) -> int | None:
         seat = self.seat_of(user_id) if user_id is not None else None
         self._connections = [c for c in self._connections if c.listener is not listener]
+        if seat is None and self.max_spectators is not None and self.spectators >= self.max_spectators:
+            raise TableError("too_many_spectators", f"This table has {self.spectators} spectators already, the "
+                                                    "most it takes; try again later.")
         joining = _Connection(listener, seat)
         self._connections.append(joining)
         # The others are sent everything up to now (this connection counted as connected), so every baseline is

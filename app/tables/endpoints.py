@@ -10,13 +10,15 @@ from sqlalchemy import select
 from app.core.errors import AppError, NotFound
 from app.core.openapi import errors
 from app.core.params import BOT_LEVELS, GameId
-from app.deps import BrieflyAuthenticated, CurrentUser, DbSession
+from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.games.base import IllegalAction
 from app.games.registry import UnknownGame, game_names, get_game
-from app.tables.actor import Seat, TableTiming
+from app.tables.actor import Seat, TableError, TableTiming
 from app.tables.models import GameRecord, GameRecordPlayer
 from app.tables.schemas import (GameOut, GameRecordOut, GamesOut, MyTablesOut, PastGameOut, PastGamesOut,
-                                RecordSeatOut, TableOut, VsBotsIn)
+                                RecordSeatOut, ReplayOut, TableOut, VsBotsIn)
+from app.tables.replay import MAX_REPLAY_FRAMES, replay_frames
+from app.tables.spectators import check_watcher
 
 if TYPE_CHECKING:
     from app.realtime.service import Realtime
@@ -156,3 +158,42 @@ async def game_record(game_id: GameId, auth: CurrentUser, session: DbSession) ->
         started_at=record.started_at.isoformat(),
         finished_at=record.finished_at.isoformat(),
     )
+
+
+@router.get("/games/{game_id}/replay", response_model=ReplayOut, responses=errors((404, "no_such_game"), (403, "not_watchable")))
+async def game_replay(game_id: GameId, auth: CurrentUser, session: DbSession, runtime: RuntimeDep,
+                      start: int = Query(default=0, ge=0, description="the first step (0: the deal)"),
+                      limit: int = Query(default=50, ge=1, le=MAX_REPLAY_FRAMES,
+                                         description=f"steps in this page (at most {MAX_REPLAY_FRAMES})"),
+                      reveal: bool = Query(default=False, description="every seat's view at once (and each move)")
+                      ) -> dict[str, Any]:
+    """A finished game step by step, rebuilt from its seed and log by the engine (the replay viewer): a game I
+    played as my seat saw it, or a game I may watch (app/tables/spectators.py: a friend's, or a public online or
+    staked one) as a spectator saw it; with `reveal`, every hand shown. Paged: `next` is the next page's `start`."""
+    record = await session.get(GameRecord, game_id)
+    if record is None:
+        raise NotFound("No finished game has that id.", code="no_such_game")
+    player = await session.get(GameRecordPlayer, (game_id, auth.user.id))
+    if player is None:
+        try:
+            await check_watcher(session, runtime.friends, auth.user.id, record.mode,
+                                [seat.get("user_id") for seat in record.seats])
+        except TableError as refused:
+            raise AppError(refused.message, code=refused.code, status=403) from None
+    seat = player.seat if player is not None else None
+    try:
+        page = replay_frames(record, seat=seat, reveal=reveal, start=start, limit=limit)
+    except ValueError as broken:
+        raise AppError(f"This game cannot be replayed: {broken}", code="replay_failed", status=500) from None
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": get_game(record.game).title,
+        "mode": record.mode,
+        "seats": [RecordSeatOut.model_validate(s) for s in record.seats],  # not the user ids
+        "seat": seat,
+        "reveal": reveal,
+        "placings": record.placings,
+        "finished_at": record.finished_at.isoformat(),
+        **page,
+    }

@@ -206,6 +206,9 @@ class TableManager:
 
     def _run(self, table: TableActor) -> None:
         self.tables[table.id] = table
+        settings = getattr(self.runtime, "settings", None)
+        if settings is not None:
+            table.max_spectators = settings.spectators_per_table
         if self.ownership is not None:
             table.node_name = self.ownership.identity.name
             table.sign_seat = self._sign_seat

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from app.games.base import IllegalAction
 from app.games.registry import get_game
 from app.games.rng import HashRandom
+from app.tables.patch import diff
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -49,3 +50,51 @@ async def replay_game(runtime: Runtime, game_id: str) -> ReplayResult | None:
         if record is None:
             return None
         return replay_record(record)
+
+
+# Steps in one page of GET /api/games/{id}/replay (the client pages through longer games). The largest pages are
+# Kapern's at five seats: about 160 KB for 50 steps (a turn's view is large, and each step patches it).
+MAX_REPLAY_FRAMES = 50
+
+
+def replay_frames(record: Any, *, seat: int | None, reveal: bool, start: int, limit: int) -> dict[str, Any]:
+    """Steps `start` .. `start + limit - 1` of a finished game, rebuilt from its seed and log by its engine: step 0
+    is the deal, step n the position after the log's n-th move. Each frame has the events of its move and the view
+    after it: as `seat` saw them (None: a spectator), or with `reveal` every seat's view at once (Game.full_view)
+    and the move itself. The page's first frame has its whole `view`, the others only its `patch` on the frame before
+    (docs/protocol.md, "Patches": a Kapern view holds every turn so far, so whole views would be 20 times larger).
+    Raises ValueError if the log does not replay (`tablestakes replay` says why)."""
+    game = get_game(record.game).create(len(record.seats), record.options, HashRandom(bytes.fromhex(record.seed)))
+    steps = len(record.action_log) + 1
+    end = min(steps, start + min(limit, MAX_REPLAY_FRAMES))
+    previous: dict[str, Any] | None = None
+
+    def frame(step: int, by: int | None, action: Any, events: list[Any]) -> dict[str, Any]:
+        outcome = game.outcome()
+        shown: dict[str, Any] = {"step": step, "outcome": outcome.as_dict() if outcome is not None else None}
+        if reveal:
+            shown["seat"], shown["action"] = by, action
+            shown["events"] = [{**event.for_seat(None), "private": {str(s): p for s, p in event.private.items()}}
+                               if event.private else event.for_seat(None) for event in events]
+            view = game.full_view()
+        else:
+            shown["events"] = [event.for_seat(seat) for event in events]
+            view = game.view(seat)
+        nonlocal previous
+        if previous is None:
+            shown["view"] = view
+        else:
+            shown["patch"] = diff(previous, view)
+        previous = view
+        return shown
+
+    frames = [frame(0, None, None, [])] if start == 0 < end else []
+    for step, (by, action) in enumerate(record.action_log[: max(0, end - 1)], start=1):
+        try:
+            events = game.apply(by, action)
+        except IllegalAction as refused:
+            raise ValueError(f"action {step - 1} ({action!r} by seat {by}) was refused: {refused}") from None
+        if step >= start:
+            frames.append(frame(step, by, action, events))
+    return {"steps": steps, "start": start, "frames": frames,
+            "next": end if end < steps else None}

@@ -84,3 +84,23 @@ class GameRecordOut(BaseModel):
     moves: int
     started_at: str
     finished_at: str
+
+
+class ReplayOut(BaseModel):
+    """A page of a finished game's replay (docs/api.md, "Replays"): the game, then its steps."""
+
+    id: str
+    game: str
+    title: str
+    mode: str
+    seats: list[RecordSeatOut]
+    seat: int | None = Field(description="the seat whose view the frames are (null: a spectator's)")
+    reveal: bool
+    placings: list[int]
+    finished_at: str
+    steps: int = Field(description="steps in the whole game (step 0: the deal)")
+    start: int
+    frames: list[dict[str, Any]] = Field(
+        description="each step: `step`, `outcome`, `events`, and `view` (the page's first frame) or `patch` on the "
+                    "frame before; with `reveal`, also `seat` and `action`")
+    next: int | None = Field(description="the next page's `start`, or null at the end")

@@ -349,6 +349,23 @@ class TableStore:
                                          .order_by(LiveTable.created_at))
             return [(table, seat) for table, seat in rows.all()]
 
+    async def tables_of_people(self, user_ids: list[int]) -> dict[int, LiveTable]:
+        """For each of these users sitting at a live table (any node), the newest one, unless they resigned from it
+        (as of its last snapshot): what their friends may watch."""
+        if not user_ids:
+            return {}
+        async with self.runtime.reader() as session:
+            rows = await session.execute(select(LiveTable, TableSeat.user_id, TableSeat.seat)
+                                         .join(TableSeat, TableSeat.table_id == LiveTable.id)
+                                         .where(TableSeat.user_id.in_(user_ids), LiveTable.status == "playing")
+                                         .order_by(LiveTable.created_at))
+            found: dict[int, LiveTable] = {}
+            for table, user_id, seat in rows.all():
+                seats = table.table.get("seats", [])
+                if not (seat < len(seats) and seats[seat].get("resigned")):
+                    found[user_id] = table
+            return found
+
     async def row(self, table_id: str) -> LiveTable | None:
         async with self.runtime.reader() as session:
             return await session.get(LiveTable, table_id)

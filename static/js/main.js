@@ -17,7 +17,8 @@ import { ResultsScreen } from './screens/results.js';
 import { RoomScreen } from './screens/room.js';
 import { SetupScreen } from './screens/setup.js';
 import { ShopScreen } from './screens/shop.js';
-import { TableScreen } from './screens/table.js';
+import { ReplayScreen } from './screens/replay.js';
+import { TableScreen, WatchScreen } from './screens/table.js';
 import { WalletScreen } from './screens/wallet.js';
 
 const NAV = [
@@ -30,7 +31,7 @@ const NAV = [
 ];
 // A guest plays vs bots only (the server refuses the rest with guest_account): it sees what it can use.
 const GUEST_NAV = new Set(['lobby', 'games']);
-const GUEST_SCREENS = new Set(['lobby', 'setup', 'table', 'results', 'games', 'signup', 'missing']);
+const GUEST_SCREENS = new Set(['lobby', 'setup', 'table', 'watch', 'replay', 'results', 'games', 'signup', 'missing']);
 
 // Short names for the header's chips of running shop items (the shop shows the full titles).
 const RUNNING_LABELS = { booster: 'Booster', vip: 'VIP' };
@@ -147,6 +148,8 @@ const SCREENS = {
   friends: FriendsScreen,
   room: RoomScreen,
   table: TableScreen,
+  watch: WatchScreen,
+  replay: ReplayScreen,
   results: ResultsScreen,
   wallet: WalletScreen,
   games: HistoryScreen,

@@ -10,6 +10,8 @@ const ROUTES = [
   ['friends', /^\/friends$/, []],
   ['room', /^\/room\/([\w-]+)$/, ['id']],
   ['table', /^\/table\/([\w-]+)$/, ['id']],
+  ['watch', /^\/watch\/([\w-]+)$/, ['id']],
+  ['replay', /^\/replay\/([\w-]+)$/, ['id']],
   ['results', /^\/results\/([\w-]+)$/, ['id']],
   ['wallet', /^\/wallet$/, []],
   ['games', /^\/games$/, []],

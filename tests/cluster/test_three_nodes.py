@@ -308,3 +308,31 @@ def _resumed_below(received: list[dict], table_id: str, seen: int) -> bool:
     """True if a full message among these put the table back before the version the player had seen."""
     return any(m.get("table") == table_id and m["type"] in ("sync", "catch_up") and m["version"] < seen
                for m in received)
+
+
+async def test_a_spectator_on_another_node_watches_a_staked_game_through_the_relay(settings, cluster):
+    """docs/protocol.md, "Spectators": a join without a seat is checked on the node the socket reached and relayed
+    to the owner, which sends the spectator view only; the spectator cannot act there either."""
+    players, table_id = await staked_table(settings, cluster, ("gus", "hal"), ("n1", "n2"))
+    _, owner_name = await owner_of(settings, table_id)
+    elsewhere = next(name for name in NODES if name != owner_name)
+    fan = TablestakesClient(cluster.url)
+    await fan.register("fan", PASSWORD)
+    assert await fan.connect(node=elsewhere) is not None
+    try:
+        assert (await fan.join(table_id))["seat"] is None  # a public (staked) table: anyone may watch it
+        await fan.wait_for(lambda: table_id in fan.tables)
+        with pytest.raises(Exception) as refused:
+            await fan.act(table_id, {"type": "draw"})
+        assert getattr(refused.value, "code", None) == "spectators_cannot_act"
+        await players[0].client.wait_for(lambda: players[0].state(table_id).info.get("spectators") == 1)
+        await play(players, table_id)
+        await fan.wait_for(lambda: fan.tables[table_id].over)
+        watched = fan.tables[table_id]
+        assert watched.private == {} and watched.legal == [] and watched.seat is None
+        assert watched.public == players[0].state(table_id).public
+        assert cluster.readyz(elsewhere)["relayed_in"] > 0  # the fan's socket is not on the owner
+    finally:
+        await fan.close()
+        for player in players:
+            await player.client.close()

@@ -35,7 +35,7 @@ async def test_register_logs_in_and_starts_with_1000_coins_as_a_ledger_entry(har
     response = await harness.client.post("/api/auth/register", json={"username": "Ada_99", "password": PASSWORD})
     assert response.status_code == 201, response.text
     assert response.json() == {"id": response.json()["id"], "username": "Ada_99", "coins": 1000, "xp": 0, "level": 1,
-                               "level_xp": 0, "next_level_xp": 100, "active": [], "guest": False}
+                               "level_xp": 0, "next_level_xp": 100, "active": [], "guest": False, "allow_watching": True}
     cookie = response.headers["set-cookie"]
     assert cookie.startswith(f"{SESSION_COOKIE}=")
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
@@ -208,4 +208,4 @@ async def test_me_reports_the_level_of_platform_md(harness: Harness):
             await session.execute(update(User).values(xp=xp))
         assert (await ada.get("/api/me")).json() | {"id": 0} == {
             "id": 0, "username": "ada", "coins": 1000, "xp": xp, "level": level, "level_xp": start,
-            "next_level_xp": end, "active": [], "guest": False}
+            "next_level_xp": end, "active": [], "guest": False, "allow_watching": True}

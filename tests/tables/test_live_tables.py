@@ -292,7 +292,7 @@ async def test_bad_input_gets_a_specific_error_and_the_table_goes_on(fast_settin
         assert (await error_for(json.dumps([1, 2])))["code"] == "bad_message"
         with pytest.raises(ClientError) as refused:
             await carol.join(elsewhere["id"])
-        assert refused.value.code == "not_seated"
+        assert refused.value.code == "not_watchable"  # no seat there: a spectator's join, and practice is friends-only
         with pytest.raises(ClientError) as refused:
             await carol.act("nope", {"type": "draw"})
         assert refused.value.code == "no_such_table"

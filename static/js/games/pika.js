@@ -314,6 +314,7 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
   const handRef = useRef(null);
   const launch = useRef(null); // {card, rect}: the card I just played, where it was
   const acted = useRef(false); // a move of mine removed the focused button: put the focus back in the hand
+  const seated = me !== null && me !== undefined; // a spectator has no hand (docs/protocol.md, "Spectators")
   const serverHand = view.hand || [];
   const hand = order && sameCards(order, serverHand) ? order : serverHand;
 
@@ -463,7 +464,7 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
 
     <div class="pika-prompt">${prompts}</div>
 
-    <div class="hand-area">
+    ${seated && html`<div class="hand-area">
       <div class="hand-head">
         <h2>Your hand <span class="count">${hand.length}</span></h2>
         ${hand.length > 1 && !over && html`<div class="sort" role="group" aria-label="Arrange your hand">
@@ -481,7 +482,7 @@ function PikaTable({ view, legal, send, busy, error, info, me, name, serverNow, 
         : 'Drag cards to arrange your hand; the order is kept for you.'}
         <span id="hand-keys" class="keys-hint"> Keyboard: the arrow keys go from card to card; Shift with an arrow moves the card.</span></p>`}
       <${ErrorNote} error=${error} />
-    </div>
+    </div>`}
     ${picking && html`<${ColourPicker} card=${picking.card} colours=${pickColours} onPick=${pick}
       onCancel=${() => setPicking(null)} />`}
   </div>`;

@@ -60,6 +60,8 @@ function FriendRow({ person, hostedRoom, reload }) {
           <button type="button" class="btn btn-small" onClick=${() => setConfirm(null)}>No</button>
         </span>`
       : html`<span class="row">
+          ${person.table && html`<a class="btn btn-small" href=${`#/watch/${person.table.id}`}
+            aria-label=${`Watch ${name}'s ${GAMES[person.table.game]?.title || person.table.game} game`}>Watch</a>`}
           <${ActionButton} class="btn btn-primary btn-small" onAction=${invite}
             label=${hostedRoom ? `Invite ${name} to your room` : `Invite ${name} to a new room`}>
             ${hostedRoom ? 'Invite to room' : 'Invite to play'}<//>
@@ -69,6 +71,32 @@ function FriendRow({ person, hostedRoom, reload }) {
             aria-label=${`Block ${name}`}>Block</button>
         </span>`}
   </li>`;
+}
+
+/** "Let others watch my online games" (PUT /api/me/settings): friends may always watch. */
+function WatchSetting({ me }) {
+  const [allowed, setAllowed] = useState(me.allow_watching !== false);
+  const [error, setError] = useState(null);
+  const change = async (event) => {
+    const wanted = event.target.checked;
+    setAllowed(wanted);
+    setError(null);
+    try {
+      const updated = await put('/api/me/settings', { allow_watching: wanted });
+      setStore({ me: updated });
+    } catch (failure) {
+      setAllowed(!wanted);
+      setError(failure);
+    }
+  };
+  return html`<section class="card" aria-labelledby="watching-title">
+    <h2 id="watching-title">Watching</h2>
+    <label class="check"><input type="checkbox" checked=${allowed} onChange=${change} />
+      Let others watch my online games</label>
+    <p class="muted">Anyone with the link may then watch your online and staked games live, and replay them once
+      finished (they never see your hand). Your friends may always watch your games.</p>
+    <${ErrorNote} error=${error} />
+  </section>`;
 }
 
 function Section({ title, id, empty, children, count }) {
@@ -127,6 +155,7 @@ export function FriendsScreen({ me }) {
         ${data.friends.map((p) => html`<${FriendRow} key=${p.username} person=${p} hostedRoom=${hostedRoom}
           reload=${reload} />`)}
       <//>
+      <${WatchSetting} me=${me} />
       ${data.outgoing.length > 0 && html`<${Section} title="Requests you sent" id="outgoing" count=${data.outgoing.length}>
         ${data.outgoing.map((p) => html`<li class="list-row" key=${p.username}>
           <span><strong>${p.username}</strong> <span class="muted">waiting for an answer</span></span>

@@ -1,4 +1,4 @@
-// My past games, newest first (GET /api/games/history, paged), each linking to its results.
+// My past games, newest first (GET /api/games/history, paged), each linking to its results and its replay.
 import { get } from '../api.js';
 import { html, useState } from '../lib.js';
 import { ErrorNote, Loading, MODE_NAMES, ordinal, Page, signed, useLoad, when } from '../ui.js';
@@ -31,7 +31,10 @@ export function HistoryScreen() {
         <div class="history-result">
           <span class="place-big">${ordinal(g.placing)}<small> of ${g.seats}</small></span>
           <span>${signed(g.net ?? g.coins)} coins · ${signed(g.xp)} XP${g.left ? ' · left' : ''}</span>
-          <a class="btn btn-small" href=${`#/results/${g.id}`} aria-label=${`Results of ${g.title}, ${when(g.finished_at)}`}>Results</a>
+          <span class="row">
+            <a class="btn btn-small" href=${`#/results/${g.id}`} aria-label=${`Results of ${g.title}, ${when(g.finished_at)}`}>Results</a>
+            <a class="btn btn-small" href=${`#/replay/${g.id}`} aria-label=${`Replay ${g.title}, ${when(g.finished_at)}`}>Replay</a>
+          </span>
         </div>
       </li>`)}
     </ul>`}

@@ -124,6 +124,7 @@ export function ResultsScreen({ params, me }) {
     </section>
     ${mine && module && html`<${RematchBox} tableId=${game.id} username=${me.username} />`}
     <div class="row">
+      ${module && html`<a class="btn" href=${`#/replay/${game.id}`}>Replay the game</a>`}
       ${module && html`<a class="btn" href=${againLink(game)}>New game</a>`}
       ${LEAGUE_MODES.includes(game.mode) && html`<a class="btn" href=${`#/league?game=${game.game}`}>League standings</a>`}
       <a class="btn" href="#/lobby">Back to the lobby</a>

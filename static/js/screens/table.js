@@ -17,13 +17,13 @@ const LOG_KEEP = 5000; // the server's history holds at most as many (docs/proto
 const LOG_RECENT = 6; // lines always in view at the table (fewer on a phone: log.css)
 
 /** A seat's name; a bot's level is left to its "bot · level" tag ("Bot 1 (easy)" reads "Bot 1"). */
-function seatName(seat) {
+export function seatName(seat) {
   if (!seat) return '';
   return seat.kind === 'bot' ? seat.name.replace(/\s*\((easy|medium|hard)\)$/, '') : seat.name;
 }
 
 /** Names for event texts: "You" for my own seat. */
-function namer(info) {
+export function namer(info) {
   return (seat) => {
     if (seat === null || seat === undefined) return 'The table';
     if (seat === info.my_seat) return 'You';
@@ -73,8 +73,8 @@ function playedFor(event, name, info) {
   }
 }
 
-/** One line of the log for an event, or null when it is not worth a line. */
-function describe(module, event, info) {
+/** One line of the log for an event ({text, auto}), or null when it is not worth a line. */
+export function describe(module, event, info) {
   const name = namer(info);
   const table = describeTableEvent(event, name, info.my_seat);
   if (table !== undefined) return table ? { text: table } : null;
@@ -95,7 +95,7 @@ function logLines(module, events, info) {
   return lines;
 }
 
-function SeatStrip({ info, view, module, acting }) {
+export function SeatStrip({ info, view, module, acting, presence = true }) {
   return html`<ul class="seat-strip" aria-label="Players">
     ${info.seats.map((seat) => {
       const mine = seat.seat === info.my_seat;
@@ -105,6 +105,7 @@ function SeatStrip({ info, view, module, acting }) {
       const tag = botTag(info.mode);
       const level = info.mode !== 'online' && seat.bot_level ? ` · ${seat.bot_level}` : '';
       if (seat.kind === 'bot') status = html`<span class="tag tag-bot" title=${tag.title}>${tag.text}${level}</span>`;
+      else if (!presence) status = null; // a replay: who was connected then is not kept
       else if (seat.away) status = html`<span class="tag tag-away">away · bot covers</span>`;
       else if (!seat.connected) status = html`<span class="tag tag-offline">offline</span>`;
       else status = html`<span class="tag tag-online">online</span>`;
@@ -177,6 +178,16 @@ function MoneyBar({ info }) {
   if (!info.stake) return null;
   return html`<p class="table-money" aria-label="Stake and pot">Stake <strong>${coins(info.stake)}</strong> each
     · Pot <strong class="table-pot">${coins(info.pot)}</strong> <span class="muted">(shared by first place)</span></p>`;
+}
+
+/** Who watches (docs/protocol.md, "Spectators"): the count comes with the table's info. */
+function Watchers({ info, watching }) {
+  const count = info.spectators || 0;
+  if (!watching && !count) return null;
+  const others = watching ? count - 1 : count;
+  const text = others > 0 ? `${others} ${watching ? 'other ' : ''}${others === 1 ? 'person' : 'people'} watching` : '';
+  return html`<p class="table-watchers muted">${watching && html`<strong>You are watching</strong>: you see what
+    every spectator sees, no hands, and cannot play.${text ? ' ' : ''}`}${text}</p>`;
 }
 
 function LeaveGame({ info, id }) {
@@ -264,13 +275,20 @@ function GameOver({ info, module, id, username }) {
       reward.rating?.change !== undefined ? ` · rating ${signed(reward.rating.change)}` : ''}</p>`}
     ${me !== null && me !== undefined && username && html`<${RematchBox} tableId=${id} username=${username} />`}
     <div class="row">
-      <a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>
+      ${me !== null && me !== undefined
+        ? html`<a class="btn btn-primary" href=${`#/results/${id}`} ref=${button}>See results</a>`
+        : html`<a class="btn btn-primary" href=${`#/replay/${id}`} ref=${button}>Replay this game</a>`}
       <a class="btn" href="#/lobby">Back to the lobby</a>
     </div>
   </section>`;
 }
 
-export function TableScreen({ params, me }) {
+/** #/watch/<id>: the same table as a spectator (the server decides: a seated person gets their seat). */
+export function WatchScreen(props) {
+  return html`<${TableScreen} ...${props} watching=${true} />`;
+}
+
+export function TableScreen({ params, me, watching = false }) {
   const id = params.id;
   const store = useStore();
   const [table, setTable] = useState(null); // {view, legal, info, version}
@@ -302,10 +320,10 @@ export function TableScreen({ params, me }) {
           return;
         }
         if (failure.code === 'no_such_table') {
-          // A finished table stays a few minutes; after that its record holds the results.
+          // A finished table stays a few minutes; after that its record holds the results (and its replay).
           try {
-            await get(`/api/games/${id}`);
-            go(`/results/${id}`);
+            await get(watching ? `/api/games/${id}/replay?limit=1` : `/api/games/${id}`);
+            go(watching ? `/replay/${id}` : `/results/${id}`);
             return;
           } catch {
             setProblem('This table is not running any more.');
@@ -340,10 +358,10 @@ export function TableScreen({ params, me }) {
     hint: myTurn && module?.turnHint ? module.turnHint(table.view, table.legal) : null });
 
   if (!table) {
-    return html`<${Page} title="Table">
+    return html`<${Page} title=${watching ? 'Watching a table' : 'Table'}>
       ${problem
         ? html`<p class="banner banner-warning" role="alert">${problem}</p><p><a href="#/lobby">Back to the lobby</a></p>`
-        : html`<${Loading} what="Taking your seat" />`}
+        : html`<${Loading} what=${watching ? 'Joining as a spectator' : 'Taking your seat'} />`}
     <//>`;
   }
   const { view, legal, info } = table;
@@ -354,12 +372,15 @@ export function TableScreen({ params, me }) {
   const finished = info.status === 'finished';
   const offline = store.connection !== 'open';
   const Game = module.Table;
+  const spectator = info.my_seat === null || info.my_seat === undefined;
   const help = html`<${HelpButton} game=${info.game} view=${view} class="btn btn-small">
     <span class="help-mark" aria-hidden="true">?</span><span class="help-words"> How to play</span><//>`;
-  return html`<${Page} title=${module.title} subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact actions=${help}>
+  return html`<${Page} title=${spectator ? `Watching ${module.title}` : module.title}
+      subtitle=${MODE_NAMES[info.mode] || info.mode} wide compact actions=${help}>
     <div class=${`table-shell table-${info.game}`} data-version=${table.version}
         data-busy=${busy ? 'true' : 'false'}>
       <${MoneyBar} info=${info} />
+      <${Watchers} info=${info} watching=${spectator} />
       <${TurnBar} info=${info} view=${view} legal=${legal} serverNow=${serverNow} module=${module} />
       <${SeatStrip} info=${info} view=${view} module=${module} acting=${finished ? [] : view.to_act || []} />
       <${GameLog} log=${log} />
