@@ -1,7 +1,8 @@
 """The Piker balance numbers (shared/rules/piker.md, "Balance"), from bot-against-bot games.
 
     .venv/bin/python bench/piker_balance.py --players 2 3 4 --games 1000 --bots hard [--processes 2] [--json out.json]
-    .venv/bin/python bench/piker_balance.py ... --variant piker-by-secured-score   (a proposal, measured in-process)
+    .venv/bin/python bench/piker_balance.py ... --variant piker-by-secured-score   (a proposed rule change)
+    .venv/bin/python bench/piker_balance.py ... --variant first-player-extra-die
 
 For each player count it plays `--games` games (seeds `balance:<players>:<i>`, line-up rotated one seat per game as
 `tablestakes simulate` does) and prints:
@@ -10,7 +11,8 @@ For each player count it plays `--games` games (seeds `balance:<players>:<i>`, l
 - how often the Piker catches up: after the round they held the Piker card, are they still the player with the fewest
   points on the table, and how far behind the leader are they before and after that round? Plus the win rate of
   players who held the Piker card at least once;
-- the first-player win rate (the first player of round 1), against the 1/players of a fair game;
+- the first-player win rate (the first player of round 1) with its 95% interval, against the 1/players of a fair
+  game, and the win rate of every place in round 1's turn order;
 - how often ties are settled by a roll-off (the Piker's, first place).
 Reads the finished games' states (its own engine), prints numbers; asserts nothing.
 """
@@ -28,31 +30,23 @@ from statistics import mean, pstdev
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.games.panel import wilson  # noqa: E402
 from app.games.piker import Piker  # noqa: E402
+from app.games.piker.engine import BENCH_VARIANTS  # noqa: E402
 from app.games.piker.cards import CARDS, TIERS  # noqa: E402
 from app.games.rng import HashRandom  # noqa: E402
 from app.games.simulate import lineup, make_bots, play_game  # noqa: E402
 
 
-VARIANTS = ("rules", "piker-by-secured-score")
+VARIANTS = ("rules", *BENCH_VARIANTS)
 
 
-def use_variant(variant: str) -> None:
-    """Proposal experiments only (the engine's rules are unchanged): `piker-by-secured-score` picks the Piker by the
-    points that will score (secured cards, Dividends, set bonuses) instead of the points on the table."""
-    if variant == "piker-by-secured-score":
-        from app.games.piker.cards import final_score
-
-        def secured_score(game: Piker, seat: int) -> int:
-            player = game.s["players"][seat]
-            return final_score(player["secured"], player["dividends"])["total"]
-
-        Piker.victory_points_on_table = secured_score
-
-
-def play_one(players: int, index: int, levels: list[str]) -> dict:
+def play_one(players: int, index: int, levels: list[str], variant: str = "rules") -> dict:
+    """One game; a variant is a proposed rule change the engine plays only when the bench asks (Piker.create)."""
     seats = lineup(levels, players, index)
-    game = Piker.create(players, None, HashRandom(f"balance:{players}:{index}"))
+    game = Piker.create(
+        players, None, HashRandom(f"balance:{players}:{index}"), variant=None if variant == "rules" else variant
+    )
     play_game(game, make_bots(Piker, seats, f"balance:{players}:{index}"))
     return summarise(game, seats)
 
@@ -166,6 +160,16 @@ def report(players: int, games: list[dict]) -> dict:
         ),
         "win_rate_never_piker": round(never_wins / never_seat_games, 3) if never_seat_games else None,
         "first_player_win_rate": round(mean(g["first_player_won"] for g in games), 3),
+        "first_player_win_rate_95": [round(x, 3) for x in wilson(sum(g["first_player_won"] for g in games), n)],
+        # Win rate by place in round 1's turn order (0: the first player), each with its 95% interval.
+        "win_rate_by_round_1_position": [
+            [round(x, 3) for x in (rate, *wilson(rate * n, n))]
+            for rate in (mean((g["winner"] - g["first_player"]) % players == k for g in games) for k in range(players))
+        ],
+        "round_6_piker_wins_game_95": [
+            round(x, 3)
+            for x in wilson(sum(p["won_game"] for p in pikers if p["round"] == 6), sum(p["round"] == 6 for p in pikers))
+        ],
         "fair_win_rate": round(1 / players, 3),
         "first_place_roll_offs": round(mean(g["final_roll_off"] for g in games), 3),
         "kept_cards_unplayed_at_end": round(mean(g["kept_unplayed"] for g in games), 2),
@@ -181,7 +185,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the numbers to this file")
     parser.add_argument("--variant", choices=VARIANTS, default="rules", help="a proposed rule change to measure")
     args = parser.parse_args(argv)
-    use_variant(args.variant)
     levels = [level.strip() for level in args.bots.split(",") if level.strip()]
     results = {}
     for players in args.players:
@@ -205,8 +208,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _play_job(job: tuple[int, int, list[str], str]) -> dict:
     players, index, levels, variant = job
-    use_variant(variant)  # again in a worker process
-    return play_one(players, index, levels)
+    return play_one(players, index, levels, variant)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,14 @@
 - easy: a random legal action.
 - medium: values a face-down card by its tier alone, takes the lead on the best card it can with the smallest die
   that does it, and keeps dice in the After Market for the cards it must secure.
-- hard: values each card from the faces its tier may still hide (victory points, the sets it would grow, the chance to
-  secure it) and, for each candidate die, samples the opponents' hidden dice a fixed number of times
-  (HARD_SAMPLES, not a time budget) to see which placement wins the most worth, bidding just enough over the dice
-  already placed and planning how many dice the After Market needs.
+- hard: first claims its After Market spots: while the After Market is open and it has fewer than
+  AFTER_MARKET_CLAIM dice there, its highest die goes there (spots are first come, first served, and only After
+  Market dice secure: a bot that waited lost the spots to a plan that did not, docs/bots.md). Then it values each card
+  from the faces its tier may still hide (victory points, the sets it would grow, the chance to secure it) and, for
+  each candidate die, samples the opponents' hidden dice a fixed number of times (HARD_SAMPLES, not a time budget)
+  to see which placement wins the most worth, bidding just enough over the dice already placed and planning how many
+  more dice the After Market needs; in those samples an opponent's die goes to the After Market at least half the
+  time while it is open (OPPONENT_AFTER_MARKET_CHANCE), so a spot is not counted on as if nobody else wanted it.
 
 All levels but easy secure with the engine's suggested allocation (the view's `decision.suggested`, computed by
 securing.best_allocation), so a table that hands a timed-out seat to a bot secures exactly what the view suggested.
@@ -37,7 +41,9 @@ from app.games.piker.cards import (
 )
 from app.games.piker.securing import allocation_points
 
-HARD_SAMPLES = 10  # determinisations of the opponents' hidden dice per invest decision (fixed, not timed)
+HARD_SAMPLES = 16  # determinisations of the opponents' hidden dice per invest decision (fixed, not timed)
+AFTER_MARKET_CLAIM = 3  # the hard bot's highest dice go to the After Market first, until it has this many there
+OPPONENT_AFTER_MARKET_CHANCE = 0.5  # the least chance the hard bot gives an opponent's next die of taking a spot
 TIER_CARDS = {tier: [c for c, card in CARDS.items() if card["tier"] == tier] for tier in TIERS}
 
 
@@ -321,6 +327,9 @@ class HardBot(Bot):
     # -------------------------------------------------------------- Invest
 
     def place(self, view: View, legal: list[Action]) -> Action:
+        claimed = sum(1 for d in view["after_market"]["dice"] if d["seat"] == view["you"])
+        if view["after_market"]["open"] and claimed < AFTER_MARKET_CLAIM:
+            return {"type": "place_die", "pips": max(view["my_dice"]), "on": "after_market"}
         ctx = _Context(view)
         me = ctx.me
         seats = view["seats"]
@@ -375,7 +384,8 @@ class HardBot(Bot):
 
     @staticmethod
     def _after_market_chance(view: View, seat: int, remaining: int) -> float:
-        """How likely an opponent's next die goes to the After Market: by the pips its cards still need there."""
+        """How likely an opponent's next die goes to the After Market: by the pips its cards still need there, and
+        never less than OPPONENT_AFTER_MARKET_CHANCE (a plan may fill the spots whatever it needs)."""
         if not remaining:
             return 0.0
         player = view["players"][seat]
@@ -386,7 +396,7 @@ class HardBot(Bot):
                 need += 5
         have = sum(d["pips"] for d in view["after_market"]["dice"] if d["seat"] == seat)
         wanted = max(0.0, need - have) / 4.5
-        return min(0.8, 0.08 + wanted / remaining)
+        return max(OPPONENT_AFTER_MARKET_CHANCE, min(0.8, 0.08 + wanted / remaining))
 
     @staticmethod
     def _candidates(legal: list[Action], hand: list[int], market: list[dict], me: int) -> list[Action]:

@@ -91,6 +91,10 @@ from app.games.piker.securing import best_allocation, is_minimal_way, minimal_wa
 from app.games.rng import RandomSource, random_from_state
 
 ROUNDS = 6  # piker.md: the game lasts 6 rounds
+# Proposed rule changes, measured by bench/piker_balance.py only (docs/piker-balance.md); not the rules.
+PIKER_BY_SECURED_SCORE = "piker-by-secured-score"  # the Piker is the player with the fewest points that would score
+FIRST_PLAYER_EXTRA_DIE = "first-player-extra-die"  # the first player of round 1 rolls one extra die that round
+BENCH_VARIANTS = (PIKER_BY_SECURED_SCORE, FIRST_PLAYER_EXTRA_DIE)
 VICTORY_POINTS = {card: victory_points(card) for card in DECK}  # per card id, what it is worth on the table
 STARTING_DICE = 5  # piker.md: each has 5 dice of their colour
 
@@ -183,8 +187,14 @@ class Piker(Game):
     # ------------------------------------------------------------------ setup
 
     @classmethod
-    def create(cls, seats: int, options: Mapping[str, Any] | None, rng: RandomSource) -> Piker:
+    def create(
+        cls, seats: int, options: Mapping[str, Any] | None, rng: RandomSource, *, variant: str | None = None
+    ) -> Piker:
+        """`variant` is a proposed rule change measured by bench/piker_balance.py (BENCH_VARIANTS,
+        docs/piker-balance.md); tables never pass one, so the live game plays the rules as written."""
         options = cls.check_options(seats, options)
+        if variant is not None and variant not in BENCH_VARIANTS:
+            raise ValueError(f"no rule variant {variant!r}; the variants are {', '.join(BENCH_VARIANTS)}")
         deck = list(DECK)
         rng.shuffle(deck)
         first = rng.randbelow(seats)  # piker.md: first player is drawn at random
@@ -214,6 +224,8 @@ class Piker(Game):
             "log": [],
             "result": None,
         }
+        if variant is not None:
+            state["variant"] = variant
         game = cls(state, rng)
         game._deal_market()
         game._begin_round([])
@@ -345,6 +357,8 @@ class Piker(Game):
         s["collect_next"] = 0
         # piker.md step 6: extra dice earned last round last this round only.
         s["dice_reasons"] = [list(reasons) for reasons in s["extra_next"]]
+        if s["round"] == 1 and s.get("variant") == FIRST_PLAYER_EXTRA_DIE:
+            s["dice_reasons"][s["first_player"]].append("first_player")  # bench variant: a die for moving first
         s["extra_next"] = [[] for _ in range(self.seat_count)]
         if self._holder(EXTRA_CAPITAL) is not None:
             s["step"] = "extra_capital"  # piker.md: Extra Capital is played at Generate Income
@@ -735,7 +749,11 @@ class Piker(Game):
 
     def _choose_piker(self, events: list[Event]) -> None:
         s = self.s
-        points = [self.victory_points_on_table(p) for p in range(self.seat_count)]
+        if s.get("variant") == PIKER_BY_SECURED_SCORE:
+            # bench variant: the fewest points that would score now (secured cards, Dividends, sets)
+            points = [_secured_score(tuple(p["secured"]), len(p["dividends"])) for p in s["players"]]
+        else:
+            points = [self.victory_points_on_table(p) for p in range(self.seat_count)]
         low = min(points)
         tied = [p for p in range(self.seat_count) if points[p] == low]
         roll_off = []

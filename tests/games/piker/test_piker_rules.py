@@ -571,3 +571,28 @@ def test_dividends_belong_to_no_sector():
         "portfolio_points": 0,
         "total": 4,
     }
+
+
+def test_a_bench_variant_is_only_played_when_asked_for():
+    from app.games.rng import HashRandom
+
+    plain = Piker.create(3, None, HashRandom("variant"))
+    assert "variant" not in plain.s
+    with pytest.raises(ValueError):
+        Piker.create(3, None, HashRandom("variant"), variant="no-such-rule")
+    extra = Piker.create(3, None, HashRandom("variant"), variant="first-player-extra-die")
+    first = extra.s["first_player"]
+    assert extra.s["dice_this_round"] == [6 if seat == first else 5 for seat in range(3)]
+    assert Piker.from_state(extra.to_state()).s["variant"] == "first-player-extra-die"
+
+
+def test_the_secured_score_variant_gives_the_piker_card_to_the_player_behind_on_what_scores():
+    from app.games.rng import HashRandom
+
+    for variant, expected in ((None, 1), ("piker-by-secured-score", 0)):
+        game = Piker.create(2, None, HashRandom("variant"), variant=variant)
+        # Seat 0 holds more on the table (unsecured), seat 1 more that scores (secured).
+        game.s["players"][0]["unsecured"] = ["tech-7", "energy-7"]
+        game.s["players"][1]["secured"] = ["tech-3"]
+        game._choose_piker([])
+        assert game.s["piker"] == expected
