@@ -64,7 +64,7 @@ function Header({ me, route, unseen }) {
       document.getElementById('page-title')?.focus();
     }}>Skip to content</a>
     <div class="topbar-row">
-      <a class="brand" href="#/"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Tablestakes</span></a>
+      <a class="brand" href="#/" aria-label="Tablestakes: home"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Tablestakes</span></a>
       ${me && html`<nav class="nav" id="main-nav" aria-label="Main">
         ${NAV.filter(([name]) => !me.guest || GUEST_NAV.has(name)).map(([name, href, label]) => {
           // The Friends badge: requests not seen yet. The link keeps its name; the count is its description.

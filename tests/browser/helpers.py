@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import BrowserContext, ConsoleMessage, Error as PlaywrightError, Page, Playwright
+from playwright.async_api import BrowserContext, ConsoleMessage, Error as PlaywrightError, Locator, Page, Playwright
 
 CHROMIUM_SETTING = "TABLESTAKES_CHROMIUM"  # a Chrome or Chromium binary chosen by hand: looked at first
 # Then the system's own, in this order: Debian's package (what CI installs), other Linux names, macOS applications.
@@ -202,6 +202,13 @@ async def sign_up(player: Player) -> None:
     await page.get_by_role("heading", name=f"Hello, {player.name}").wait_for()
 
 
+async def click_card(card: Locator) -> None:
+    """Click a card of the Pika hand where a player does: near its left edge, the part that shows when a long hand
+    overlaps (the next card covers the rest, so a click at the middle would land on that one)."""
+    box = await card.bounding_box()
+    await card.click(position={"x": 6, "y": box["height"] / 2 if box else 20})
+
+
 async def table_version(page: Page) -> int:
     value = await page.locator(".table-shell").get_attribute("data-version")
     return int(value) if value is not None else -1
@@ -304,7 +311,7 @@ async def play_pika(player: Player, *, server: Any = None, table_id: str | None 
         if await cards.count():
             if await take.count():
                 await first_time("stack")
-            await cards.first.click()
+            await click_card(cards.first)
             await _choose_colour_if_asked(player, stats)
             stats.plays += 1
         elif await take.count():

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import DESKTOP, Player, open_player, sign_up
+from tests.browser.helpers import DESKTOP, Player, click_card, open_player, sign_up
 from tests.support.live import live_server
 from tests.support.waiting import eventually
 
@@ -55,7 +55,7 @@ async def play_by_hand(player: Player, table) -> None:
     if await keep.count():
         await keep.click()
     elif await card.count():
-        await card.first.click()
+        await click_card(card.first)
     else:
         await page.locator(".pile-button").click()
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.helpers import DESKTOP, open_player, sign_up
+from tests.browser.helpers import DESKTOP, click_card, open_player, sign_up
 from tests.browser.table_setups import live_table, my_turn, start_vs_bots
 from tests.support.live import live_server
 from tests.support.waiting import eventually
@@ -54,7 +54,7 @@ async def play_something(page) -> None:
     if await keep.count():
         await keep.click()
     elif await cards.count():
-        await cards.first.click()
+        await click_card(cards.first)
         picker = page.get_by_role("dialog", name="Choose the colour")
         if await picker.count():
             await page.keyboard.press("Enter")
