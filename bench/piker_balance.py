@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.panel import wilson  # noqa: E402
 from app.games.piker import Piker  # noqa: E402
-from app.games.piker.engine import BENCH_VARIANTS  # noqa: E402
+from app.games.piker.game import BENCH_VARIANTS  # noqa: E402
 from app.games.piker.cards import CARDS, TIERS  # noqa: E402
 from app.games.rng import HashRandom  # noqa: E402
 from app.games.simulate import lineup, make_bots, play_game  # noqa: E402
