@@ -51,6 +51,7 @@ from typing import Any
 
 from app.games.base import END_EVENT, Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.pika.actions import PIKA_ACTIONS
+from app.games.pika.bots import EasyBot, HardBot, MediumBot
 from app.games.pika.cards import (
     CHAINS_ON_DRAW_TWO,
     CHAINS_ON_WILD_FOUR,
@@ -132,7 +133,7 @@ class Pika(Game):
     action_schema = PIKA_ACTIONS
     system_actions = frozenset({"alert_expired"})
     out_of_turn_actions = frozenset({"pika", "reorder"})  # pika.md: a call and your own hand's order wait for no turn
-    bots: dict = {}  # filled in by app/games/pika/__init__.py
+    bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     def __init__(self, seat_count: int, options: dict[str, Any], rng: RandomSource):
         self.seat_count = seat_count

@@ -61,6 +61,7 @@ from typing import Any
 
 from app.games.base import END_EVENT, Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.piker.actions import PIKER_ACTIONS
+from app.games.piker.bots import EasyBot, HardBot, MediumBot
 from app.games.piker.cards import (
     AT_AFTER_MARKET,
     AT_END_OF_COLLECT,
@@ -177,7 +178,7 @@ class Piker(Game):
     max_seats = 4
     default_options: dict[str, Any] = {}
     action_schema = PIKER_ACTIONS
-    bots: dict = {}  # filled in by app.games.piker (bots import this module)
+    bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     def __init__(self, state: dict[str, Any], rng: RandomSource):
         self.s = state

@@ -21,7 +21,8 @@ from tests.games.piker.piker_support import (
     place_rest,
 )
 
-from app.games.piker import EasyBot, HardBot, MediumBot, Piker
+from app.games.piker import Piker
+from app.games.piker.bots import EasyBot, HardBot, MediumBot
 from app.games.rng import HashRandom
 from app.games.simulate import make_bots, play_game, simulate
 
