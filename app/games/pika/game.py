@@ -247,8 +247,9 @@ class Pika(Game):
 
     def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
         kind = action["type"]
-        if seat is None:
-            return self._expire_alert(action)  # the one system action
+        if kind == "alert_expired":  # the one system action, sent with seat None
+            return self._expire_alert(action)
+        assert seat is not None  # Game.apply lets only system actions through without a seat
         if kind == "play":
             return self._play(seat, self._parse_play(seat, action))
         if kind == "pika":
@@ -267,9 +268,11 @@ class Pika(Game):
             if self.drawn < 0:
                 raise IllegalAction("nothing_drawn", "keeping is only for a card you just drew")
             return self._keep(seat)
-        if not self.stack:  # take_stack: the shape check let only Pika's actions through
-            raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
-        return self._take_stack(seat)
+        if kind == "take_stack":
+            if not self.stack:
+                raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
+            return self._take_stack(seat)
+        raise AssertionError(f"{kind!r} passed the shape check but has no rule here")
 
     # ------------------------------------------------------------------ validation
 

@@ -303,11 +303,31 @@ class Piker(Game):
         return []
 
     def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
-        steps, method = self._HANDLERS[action["type"]]  # the shape check let only The Piker's actions through
-        if self.step not in steps:
-            raise IllegalAction("wrong_step", f"you cannot {action['type'].replace('_', ' ')} now: {self.waiting_for()}")
+        kind = action["type"]
+        if self.step not in self._STEPS_FOR_ACTION[kind]:
+            raise IllegalAction("wrong_step", f"you cannot {kind.replace('_', ' ')} now: {self.waiting_for()}")
+        assert seat is not None  # The Piker has no system actions
         events: list[Event] = []
-        getattr(self, method)(seat, action, events)
+        if kind == "place_die":
+            self._place_die(seat, action, events)
+        elif kind == "secure":
+            self._secure(seat, action, events)
+        elif kind == "finish_securing":
+            self._finish_securing(seat, action, events)
+        elif kind == "bull_run":
+            self._choose_bull_run(seat, action, events)
+        elif kind == "play_extra_capital":
+            self._play_extra_capital(seat, action, events)
+        elif kind == "play_insider_tip":
+            self._play_insider_tip(seat, action, events)
+        elif kind == "play_hostile_takeover":
+            self._play_hostile_takeover(seat, action, events)
+        elif kind == "keep_card":
+            self._keep_card(seat, action, events)
+        elif kind == "extra_card":
+            self._extra_card(seat, action, events)
+        else:
+            raise AssertionError(f"{kind!r} passed the shape check but has no rule here")
         return events
 
     def outcome(self) -> Outcome | None:
@@ -1078,16 +1098,17 @@ class Piker(Game):
             problems.append("the game is over without a result")
         return problems
 
-    _HANDLERS = {
-        "place_die": (("invest",), "_place_die"),
-        "secure": (("after_market",), "_secure"),
-        "finish_securing": (("after_market",), "_finish_securing"),
-        "bull_run": (("bull_run",), "_choose_bull_run"),
-        "play_extra_capital": (("extra_capital",), "_play_extra_capital"),
-        "play_insider_tip": (("insider_tip",), "_play_insider_tip"),
-        "play_hostile_takeover": (("hostile_takeover",), "_play_hostile_takeover"),
-        "keep_card": (("extra_capital", "insider_tip", "hostile_takeover"), "_keep_card"),
-        "extra_card": (("extra_card",), "_extra_card"),
+    # the steps in which each action may be sent (piker.md's six steps and the decisions inside them)
+    _STEPS_FOR_ACTION = {
+        "place_die": ("invest",),
+        "secure": ("after_market",),
+        "finish_securing": ("after_market",),
+        "bull_run": ("bull_run",),
+        "play_extra_capital": ("extra_capital",),
+        "play_insider_tip": ("insider_tip",),
+        "play_hostile_takeover": ("hostile_takeover",),
+        "keep_card": ("extra_capital", "insider_tip", "hostile_takeover"),
+        "extra_card": ("extra_card",),
     }
 
 
