@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.panel import wilson  # noqa: E402
 from app.games.piker import Piker  # noqa: E402
-from app.games.piker.engine import BENCH_VARIANTS  # noqa: E402
+from app.games.piker.game import BENCH_VARIANTS  # noqa: E402
 from app.games.piker.cards import CARDS, TIERS  # noqa: E402
 from app.games.rng import HashRandom  # noqa: E402
 from app.games.simulate import lineup, make_bots, play_game  # noqa: E402
@@ -52,20 +52,19 @@ def play_one(players: int, index: int, levels: list[str], variant: str = "rules"
 
 
 def summarise(game: Piker, seats: list[str]) -> dict:
-    s = game.s
-    result = s["result"]
+    result = game.result
     totals = [b["total"] for b in result["scores"]]
     winner = result["winner"]
-    log = s["log"]
+    log = game.log
     secured = Counter()
     unsecured = Counter()
-    for player in s["players"]:
+    for player in game.players:
         secured.update(CARDS[c]["tier"] for c in player["secured"])
         unsecured.update(CARDS[c]["tier"] for c in player["unsecured"])
     margin_called = Counter(
-        CARDS[d["card"]]["tier"] for d in s["discard"] if d["face_up"] and CARDS[d["card"]]["kind"] == "investment"
+        CARDS[d["card"]]["tier"] for d in game.discard if d["face_up"] and CARDS[d["card"]]["kind"] == "investment"
     )
-    unbid = sum(1 for d in s["discard"] if not d["face_up"])
+    unbid = sum(1 for d in game.discard if not d["face_up"])
     # The Piker chosen after round r holds the card during round r + 1 (log[r]["piker"]).
     pikers = []
     for r in range(1, len(log)):
@@ -96,8 +95,8 @@ def summarise(game: Piker, seats: list[str]) -> dict:
         "winner_score": totals[winner],
         "runner_up_score": ranked[1],
         "winner_breakdown": result["scores"][winner],
-        "first_player": s["first_player_of_game"],
-        "first_player_won": s["first_player_of_game"] == winner,
+        "first_player": game.first_player_of_game,
+        "first_player_won": game.first_player_of_game == winner,
         "final_roll_off": bool(result["roll_off"]),
         "secured": dict(secured),
         "unsecured": dict(unsecured),
@@ -107,7 +106,7 @@ def summarise(game: Piker, seats: list[str]) -> dict:
         "ever_piker": sorted(ever_piker),
         "ever_piker_won": winner in ever_piker,
         "never_piker_count": game.seat_count - len(ever_piker),
-        "kept_unplayed": sum(len(p["kept"]) for p in s["players"]),
+        "kept_unplayed": sum(len(p["kept"]) for p in game.players),
     }
 
 

@@ -53,6 +53,6 @@ async def test_a_new_player_plays_a_whole_game_of_the_piker_against_bots(browser
             await player.shot("piker-game-over")
 
             table = server.realtime.tables.get(table_id)
-            assert table.status == "finished" and table.game.s["round"] == 6
+            assert table.status == "finished" and table.game.round == 6
             await see_results(player, 3, "Final score")
             player.check()

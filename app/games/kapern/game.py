@@ -225,9 +225,11 @@ class Kapern(Game):
             self._finish_turn(self._ending_now(), "stopped" if not self.turn["rescue"] else "declined the Guardian",
                               events)
             return events
-        die = self._check_chest(kind, action)  # put_on_chest or take_from_chest: the shape check let no other through
-        self.turn["on_chest"][die] = kind == "put_on_chest"
-        return [Event(kind, {"seat": seat, "die": die, "face": self.turn["dice"][die]})]
+        if kind in ("put_on_chest", "take_from_chest"):
+            die = self._check_chest(kind, action)
+            self.turn["on_chest"][die] = kind == "put_on_chest"
+            return [Event(kind, {"seat": seat, "die": die, "face": self.turn["dice"][die]})]
+        raise AssertionError(f"{kind!r} passed the shape check but has no rule here")
 
     def _ending_now(self) -> str:
         if self.turn["skull_island"]:

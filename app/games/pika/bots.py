@@ -29,6 +29,7 @@ from app.games.pika.cards import (
     COLOUR_OF,
     COLOURS,
     DECK_COUNTS,
+    FIRST_BLACK,
     IS_DRAW_TWO,
     KINDS,
     MATCHING,
@@ -75,7 +76,7 @@ class EasyBot(Bot):
 def _colour_counts(hand: list[int]) -> list[int]:
     counts = [0, 0, 0, 0]
     for card in hand:
-        if card < 52:
+        if card < FIRST_BLACK:
             counts[card // 13] += 1
     return counts
 
@@ -84,7 +85,7 @@ def _best_colour(hand: list[int], rng_random) -> int:
     """The colour the hand holds most of (its +2s count double, so a +4 can be answered); ties at random."""
     counts = [0.0, 0.0, 0.0, 0.0]
     for card in hand:
-        if card < 52:
+        if card < FIRST_BLACK:
             counts[card // 13] += 2.0 if IS_DRAW_TWO[card] else 1.0
     best = max(counts)
     choices = [colour for colour in range(4) if counts[colour] == best]
@@ -147,7 +148,7 @@ class MediumBot(Bot):
             return fallback
         card = medium_card(view, hand, list(plays), self.rng.random)
         actions = plays[card]
-        if card >= 52:
+        if card >= FIRST_BLACK:
             rest = list(hand)
             rest.remove(card)
             return _with_colour(actions, _best_colour(rest, self.rng.random))
@@ -171,7 +172,7 @@ def medium_card(view: View, hand: list[int], cards: list[int], rng_random) -> in
     best_score = -1e9
     for card in cards:
         score = 0.0
-        if card >= 52:
+        if card >= FIRST_BLACK:
             # Keep black cards for when nothing else goes, unless the next player is about to go out.
             score -= 6.0
             if card == WILD_FOUR and next_count <= 2:
@@ -204,7 +205,7 @@ SLOPE = 0.45  # the weight of a card more or less than another player at the end
 DRAWS_SHUFFLED = 40  # pile cards shuffled per sample (a playout rarely draws more)
 
 # MATCHING without the black cards: the quick policy plays a coloured card when it has one.
-MATCHING_COLOURED = tuple(bytes(table[card] if card < 52 else 0 for card in range(KINDS)) for table in MATCHING)
+MATCHING_COLOURED = tuple(bytes(table[card] if card < FIRST_BLACK else 0 for card in range(KINDS)) for table in MATCHING)
 
 
 class HardBot(Bot):
@@ -230,7 +231,7 @@ class HardBot(Bot):
         # voluntary draw only when every playable card is black (holding them may be worth a card).
         candidates: list[tuple[int, int, Action]] = []  # (card, colour, action)
         for card, actions in plays.items():
-            if card >= 52:
+            if card >= FIRST_BLACK:
                 rest = list(hand)
                 rest.remove(card)
                 colour = _best_colour(rest, random)
@@ -238,7 +239,7 @@ class HardBot(Bot):
             else:
                 candidates.append((card, COLOUR_OF[card], actions[0]))
         if other is not None and (
-            other["type"] != "draw" or not candidates or all(card >= 52 for card, _, _ in candidates)
+            other["type"] != "draw" or not candidates or all(card >= FIRST_BLACK for card, _, _ in candidates)
         ):
             candidates.append((-1, -1, other))
         if len(candidates) == 1:
@@ -430,7 +431,7 @@ def _playout(hands, pile, discard, top, colour, step, turn, stack, seats, me, tu
             else:
                 card = -1
                 for held in hand:
-                    if held >= 52:
+                    if held >= FIRST_BLACK:
                         card = held
                         break
                 if card < 0:
@@ -439,7 +440,7 @@ def _playout(hands, pile, discard, top, colour, step, turn, stack, seats, me, tu
                         continue
                     new = pile.pop()
                     hand.append(new)
-                    if new >= 52 or table[new]:
+                    if new >= FIRST_BLACK or table[new]:
                         card = new
                     else:
                         turn = (turn + step) % seats
@@ -447,14 +448,14 @@ def _playout(hands, pile, discard, top, colour, step, turn, stack, seats, me, tu
         hand.remove(card)
         discard.append(card)
         top = card
-        if card >= 52:
+        if card >= FIRST_BLACK:
             if forced_colour >= 0:
                 colour = forced_colour
                 forced_colour = -1
             else:
                 held_colours = [0, 0, 0, 0]
                 for held in hand:
-                    if held < 52:
+                    if held < FIRST_BLACK:
                         held_colours[held // 13] += 1
                 colour = held_colours.index(max(held_colours))
             if card == WILD_FOUR:

@@ -17,6 +17,7 @@ COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
 
 SKIP, REVERSE, DRAW_TWO = 10, 11, 12
 JOKER, WILD_FOUR = 52, 53
+FIRST_BLACK = JOKER  # codes below are coloured cards; the Joker and the +4 are black
 KINDS = 54
 RANK_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "+2")
 
@@ -33,10 +34,10 @@ def kinds_of_mask(mask: str) -> tuple[str, ...]:
     return tuple(NAMES[code] for code in range(KINDS) if (bits >> code) & 1)
 
 
-COLOUR_OF: tuple[int, ...] = tuple([code // 13 for code in range(52)] + [-1, -1])  # -1: a black card
-RANK_OF: tuple[int, ...] = tuple([code % 13 for code in range(52)] + [13, 14])  # 13 Joker, 14 +4
-IS_NUMBER: bytes = bytes(1 if code < 52 and code % 13 < 10 else 0 for code in range(KINDS))
-IS_DRAW_TWO: bytes = bytes(1 if code < 52 and code % 13 == DRAW_TWO else 0 for code in range(KINDS))
+COLOUR_OF: tuple[int, ...] = tuple([code // 13 for code in range(FIRST_BLACK)] + [-1, -1])  # -1: a black card
+RANK_OF: tuple[int, ...] = tuple([code % 13 for code in range(FIRST_BLACK)] + [13, 14])  # 13 Joker, 14 +4
+IS_NUMBER: bytes = bytes(1 if code < FIRST_BLACK and code % 13 < 10 else 0 for code in range(KINDS))
+IS_DRAW_TWO: bytes = bytes(1 if code < FIRST_BLACK and code % 13 == DRAW_TWO else 0 for code in range(KINDS))
 STACK_VALUE: bytes = bytes(2 if IS_DRAW_TWO[code] else 4 if code == WILD_FOUR else 0 for code in range(KINDS))
 
 
@@ -59,7 +60,7 @@ assert len(DECK) == 108
 def _matching(top: int, colour: int) -> bytes:
     # pika.md: match the discard by colour or by number/symbol; black cards are always playable (no stack pending).
     return bytes(
-        1 if code >= 52 or COLOUR_OF[code] == colour or (top < 52 and RANK_OF[code] == RANK_OF[top]) else 0
+        1 if code >= FIRST_BLACK or COLOUR_OF[code] == colour or (top < FIRST_BLACK and RANK_OF[code] == RANK_OF[top]) else 0
         for code in range(KINDS)
     )
 

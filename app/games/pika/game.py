@@ -51,6 +51,7 @@ from typing import Any
 
 from app.games.base import END_EVENT, Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.pika.actions import PIKA_ACTIONS
+from app.games.pika.bots import EasyBot, HardBot, MediumBot
 from app.games.pika.cards import (
     CHAINS_ON_DRAW_TWO,
     CHAINS_ON_WILD_FOUR,
@@ -62,6 +63,7 @@ from app.games.pika.cards import (
     COLOURS,
     DECK,
     DECK_COUNTS,
+    FIRST_BLACK,
     IS_NUMBER,
     KINDS,
     MATCHING,
@@ -82,13 +84,14 @@ NOTE_GROUPS = 4  # public pass deductions kept per seat (the newest)
 
 # A play as an int: card + 64 * colour (black cards only) + 256 if Pika is called with it.
 COLOUR_STEP = 64
+CARD_MASK = COLOUR_STEP - 1  # the card's code in a play int
 PIKA_FLAG = 256
 
 
 def _play_action(move: int) -> dict[str, Any]:
-    card = move & 63
+    card = move & CARD_MASK
     action: dict[str, Any] = {"type": "play", "card": NAMES[card]}
-    if card >= 52:
+    if card >= FIRST_BLACK:
         action["colour"] = COLOURS[(move >> 6) & 3]
     if move & PIKA_FLAG:
         action["pika"] = True
@@ -96,7 +99,7 @@ def _play_action(move: int) -> dict[str, Any]:
 
 
 def _plays_of(card: int, with_call: bool) -> tuple[dict[str, Any], ...]:
-    colours = range(4) if card >= 52 else (0,)
+    colours = range(4) if card >= FIRST_BLACK else (0,)
     flags = (0, PIKA_FLAG) if with_call else (0,)
     return tuple(_play_action(card + COLOUR_STEP * colour + flag) for colour in colours for flag in flags)
 
@@ -132,7 +135,7 @@ class Pika(Game):
     action_schema = PIKA_ACTIONS
     system_actions = frozenset({"alert_expired"})
     out_of_turn_actions = frozenset({"pika", "reorder"})  # pika.md: a call and your own hand's order wait for no turn
-    bots: dict = {}  # filled in by app/games/pika/__init__.py
+    bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     def __init__(self, seat_count: int, options: dict[str, Any], rng: RandomSource):
         self.seat_count = seat_count
@@ -144,7 +147,7 @@ class Pika(Game):
         self.discard: list[int] = []  # top at the end
         self.discard_counts = [0] * KINDS  # per card kind, how many the discard pile holds (views show them)
         self.colour = 0
-        self.step = 1  # +1 clockwise, -1 counterclockwise
+        self.direction = 1  # +1 clockwise, -1 counterclockwise (to_state's "direction")
         self.turn = 0
         self.stack = 0  # cards the pending +2/+4 stack makes the next player draw; 0: none pending
         self.drawn = -1  # the drawn card waiting for "play it or keep it"
@@ -246,8 +249,9 @@ class Pika(Game):
 
     def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
         kind = action["type"]
-        if seat is None:
-            return self._expire_alert(action)  # the one system action
+        if kind == "alert_expired":  # the one system action, sent with seat None
+            return self._expire_alert(action)
+        assert seat is not None  # Game.apply lets only system actions through without a seat
         if kind == "play":
             return self._play(seat, self._parse_play(seat, action))
         if kind == "pika":
@@ -266,9 +270,11 @@ class Pika(Game):
             if self.drawn < 0:
                 raise IllegalAction("nothing_drawn", "keeping is only for a card you just drew")
             return self._keep(seat)
-        if not self.stack:  # take_stack: the shape check let only Pika's actions through
-            raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
-        return self._take_stack(seat)
+        if kind == "take_stack":
+            if not self.stack:
+                raise IllegalAction("no_stack", "there is no +2/+4 stack to take")
+            return self._take_stack(seat)
+        raise AssertionError(f"{kind!r} passed the shape check but has no rule here")
 
     # ------------------------------------------------------------------ validation
 
@@ -283,7 +289,7 @@ class Pika(Game):
         if card not in hand:
             raise IllegalAction("card_not_held", f"you do not hold a {name}")
         move = card
-        if card >= 52:
+        if card >= FIRST_BLACK:
             if colour_name is None:
                 # pika.md: the player of a Joker or +4 chooses the colour in play.
                 raise IllegalAction("colour_needed", f"a {name} needs a colour: red, yellow, green or blue")
@@ -357,10 +363,10 @@ class Pika(Game):
             self.called[seat] = False
 
     def _next_seat(self, skip: int = 1) -> int:
-        return (self.turn + skip * self.step) % self.seat_count
+        return (self.turn + skip * self.direction) % self.seat_count
 
     def _play(self, seat: int, move: int) -> list[Event]:
-        card = move & 63
+        card = move & CARD_MASK
         hand = self.hands[seat]
         if self.drawn >= 0:
             # The drawn card went to the right end; take the rightmost copy (identical cards are interchangeable).
@@ -384,7 +390,7 @@ class Pika(Game):
                         groups.clear()
             else:
                 self._note_play(seat, card)
-        if card >= 52:
+        if card >= FIRST_BLACK:
             colour = (move >> 6) & 3
         else:
             colour = COLOUR_OF[card]
@@ -421,11 +427,11 @@ class Pika(Game):
                 public["skipped"] = self._next_seat()
                 self.turn = self._next_seat(2)
             elif rank == REVERSE:
-                self.step = -self.step
-                public["direction"] = "clockwise" if self.step == 1 else "counterclockwise"
+                self.direction = -self.direction
+                public["direction"] = "clockwise" if self.direction == 1 else "counterclockwise"
                 self.turn = self._next_seat()
             else:
-                self.turn = (self.turn + self.step) % self.seat_count
+                self.turn = (self.turn + self.direction) % self.seat_count
         return events
 
     def _note_pass(self, seat: int, kinds: int) -> None:
@@ -624,7 +630,7 @@ class Pika(Game):
             "seats": self.seat_count,
             "to_act": self.acting_seats(),
             "turn": None if self.over else self.turn,
-            "direction": "clockwise" if self.step == 1 else "counterclockwise",
+            "direction": "clockwise" if self.direction == 1 else "counterclockwise",
             "hand_counts": [len(hand) for hand in self.hands],
             "discard_top": NAMES[top],
             "colour": COLOURS[colour],
@@ -669,7 +675,7 @@ class Pika(Game):
             "pile": [NAMES[card] for card in reversed(self.pile)],  # next card first
             "discard": [NAMES[card] for card in self.discard],  # top last
             "colour": COLOURS[self.colour],
-            "direction": self.step,
+            "direction": self.direction,
             "turn": self.turn,
             "stack": self.stack,
             "drawn": NAMES[self.drawn] if self.drawn >= 0 else None,
@@ -695,7 +701,7 @@ class Pika(Game):
         for card in game.discard:
             game.discard_counts[card] += 1
         game.colour = COLOUR_INDEX[state["colour"]]
-        game.step = state["direction"]
+        game.direction = state["direction"]
         game.turn = state["turn"]
         game.stack = state["stack"]
         game.drawn = CODE[state["drawn"]] if state["drawn"] is not None else -1
@@ -733,7 +739,7 @@ class Pika(Game):
             problems.append("the discard pile is empty")
             return problems
         top = self.discard[-1]
-        if top < 52 and COLOUR_OF[top] != self.colour:
+        if top < FIRST_BLACK and COLOUR_OF[top] != self.colour:
             problems.append(f"the colour in play is {COLOURS[self.colour]} on a {NAMES[top]}")
         if self.stack and not STACK_VALUE[top]:
             problems.append(f"a stack of {self.stack} is pending on a {NAMES[top]}")

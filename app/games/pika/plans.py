@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from app.games.base import Action, Bot, View
 from app.games.pika.bots import _find, _pika_call, _plays, _with_colour
-from app.games.pika.cards import CODE, DRAW_TWO, RANK_OF, REVERSE, SKIP, WILD_FOUR
+from app.games.pika.cards import CODE, DRAW_TWO, FIRST_BLACK, RANK_OF, REVERSE, SKIP, WILD_FOUR
 
 
 def _colour_held_most(hand: list[int]) -> int:
     counts = [0, 0, 0, 0]
     for card in hand:
-        if card < 52:
+        if card < FIRST_BLACK:
             counts[card // 13] += 1
     return counts.index(max(counts))
 
@@ -34,7 +34,7 @@ class PikaPlan(Bot):
         if not plays:
             return _find(legal, "take_stack") or _find(legal, "keep") or _find(legal, "draw")
         card = max(plays, key=lambda c: (self.preference(c), c))
-        if card >= 52:
+        if card >= FIRST_BLACK:
             rest = list(hand)
             rest.remove(card)
             return _with_colour(plays[card], _colour_held_most(rest))
@@ -52,7 +52,7 @@ class AttackFirst(PikaPlan):
     def preference(self, card: int) -> int:
         if card == WILD_FOUR:
             return 50
-        if card >= 52:
+        if card >= FIRST_BLACK:
             return 20  # a Joker harms nobody: after the coloured attacks
         rank = RANK_OF[card]
         if rank == DRAW_TWO:
@@ -71,7 +71,7 @@ class SaveBlackCards(PikaPlan):
     level = "save-black-cards"
 
     def preference(self, card: int) -> int:
-        if card >= 52:
+        if card >= FIRST_BLACK:
             return -20 if card == WILD_FOUR else -10  # the +4 last of all: the best answer to a stack
         rank = RANK_OF[card]
         if rank == DRAW_TWO:

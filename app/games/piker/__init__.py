@@ -1,8 +1,5 @@
-"""The Piker (../shared/rules/piker.md): the engine, its bots and test scripting helpers."""
+"""The Piker, the investment card and dice auction game (../shared/rules/piker.md)."""
 
-from app.games.piker.bots import EasyBot, HardBot, MediumBot
-from app.games.piker.engine import Piker
+from app.games.piker.game import Piker
 
-Piker.bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
-
-__all__ = ["Piker", "EasyBot", "MediumBot", "HardBot"]
+__all__ = ["Piker"]

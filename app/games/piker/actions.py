@@ -1,4 +1,4 @@
-"""The actions a Piker seat may send, by shape (app/games/actions.py); engine.py's docstring says what each does."""
+"""The actions a Piker seat may send, by shape (app/games/actions.py); game.py's docstring says what each does."""
 
 from __future__ import annotations
 

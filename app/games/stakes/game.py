@@ -251,8 +251,10 @@ class Stakes(Game):
             events.append(Event("pass", {"seat": seat}))
         elif kind == "put_back":
             self._put_back(seat, list(action["cards"]), events)
-        else:
+        elif kind == "nudge":
             self._nudge(seat, action["die"], action["direction"], events)
+        else:
+            raise AssertionError(f"{kind!r} passed the shape check but has no rule here")
         if self.pending is None:
             self._end_turn(seat, events)
         return events

@@ -1,4 +1,4 @@
-// The Piker table (rules: shared/rules/piker.md; view, actions and events: app/games/piker/engine.py and
+// The Piker table (rules: shared/rules/piker.md; view, actions and events: app/games/piker/game.py and
 // securing.py). Six rounds: roll dice in secret, place them one at a time on face-down market cards or After Market
 // spots, win cards with the most pips, secure them with After Market dice; the poorest player becomes the Piker.
 import { html, useEffect, useLayoutEffect, useRef, useState } from '../lib.js';

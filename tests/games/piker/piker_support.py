@@ -62,19 +62,19 @@ def invest(game: Piker, *moves: tuple[int, int, int | str]) -> list[Event]:
 def place_rest(game: Piker, targets: dict[int, int | str]) -> list[Event]:
     """Every remaining die of each seat, highest first, goes on targets[seat], in turn order."""
     events: list[Event] = []
-    while game.s["step"] == "invest":
+    while game.step == "invest":
         seat = game.acting_seats()[0]
-        events += place(game, seat, max(game.s["hands"][seat]), targets[seat])
+        events += place(game, seat, max(game.hands[seat]), targets[seat])
     return events
 
 
 def give(game: Piker, seat: int, *, unsecured=(), secured=(), dividends=(), kept=()) -> None:
     """Set up a position: move named cards from the (scripted) deck to a player, keeping the 48 cards."""
-    player = game.s["players"][seat]
+    player = game.players[seat]
     for key, cards in (("unsecured", unsecured), ("secured", secured), ("dividends", dividends), ("kept", kept)):
         for card in cards:
-            assert card in game.s["deck"], f"{card} is not in the deck"
-            game.s["deck"].remove(card)
+            assert card in game.deck, f"{card} is not in the deck"
+            game.deck.remove(card)
             player[key].append(card)
     assert game.check_invariants() == []
 
@@ -91,26 +91,25 @@ def only(events: list[Event], kind: str) -> Event:
 
 def hidden_ids(game: Piker, seat: int | None) -> set[str]:
     """Card ids `seat` must never see: the deck, face-down market cards (Insider Tip aside) and face-down discards."""
-    s = game.s
-    hidden = set(s["deck"])
-    tip = s["insider_tip"]
-    for index, slot in enumerate(s["market"]):
+    hidden = set(game.deck)
+    tip = game.insider_tip
+    for index, slot in enumerate(game.market):
         if slot["outcome"] is None or slot["outcome"].get("discarded"):
             if tip is not None and tip["seat"] == seat and index in tip["slots"] and slot["outcome"] is None:
                 continue
             hidden.add(slot["card"])
-    hidden.update(d["card"] for d in s["discard"] if not d["face_up"])
+    hidden.update(d["card"] for d in game.discard if not d["face_up"])
     return hidden
 
 
 def decline_extra_card(game: Piker) -> list[Event]:
-    assert game.s["step"] == "extra_card"
-    return game.apply(game.s["piker"], {"type": "extra_card", "add": False})
+    assert game.step == "extra_card"
+    return game.apply(game.piker, {"type": "extra_card", "add": False})
 
 
 def make_last_round(game: Piker) -> None:
     """Set up a position where the current round is round 6 (the game ends after its After Market)."""
-    game.s["round"] = 6
+    game.round = 6
 
 
 def counterfactual(game: Piker, seat: int | None) -> Piker:

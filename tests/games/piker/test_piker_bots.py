@@ -21,7 +21,8 @@ from tests.games.piker.piker_support import (
     place_rest,
 )
 
-from app.games.piker import EasyBot, HardBot, MediumBot, Piker
+from app.games.piker import Piker
+from app.games.piker.bots import EasyBot, HardBot, MediumBot
 from app.games.rng import HashRandom
 from app.games.simulate import make_bots, play_game, simulate
 
@@ -78,7 +79,7 @@ POSITIONS = positions()
 def test_every_level_answers_every_kind_of_decision_with_a_legal_action(level, step):
     state, seat = POSITIONS[step]
     game = Piker.from_state(state)
-    assert game.s["step"] == step and seat in game.acting_seats()
+    assert game.step == step and seat in game.acting_seats()
     bot = LEVELS[level](seat, random.Random(1))
     legal = game.legal_actions(seat)
     choice = bot.choose(game.view(seat) if bot.needs_view else None, legal)

@@ -42,7 +42,7 @@ def check_views(game: Piker) -> None:
         assert not quoted_ids(text, hidden_ids(game, seat)), f"seat {seat} sees a hidden card"
         assert view["to_act"] == game.acting_seats()
         if seat is not None:
-            assert view["my_dice"] == game.s["hands"][seat]
+            assert view["my_dice"] == game.hands[seat]
         assert counterfactual(game, seat).view(seat) == view, f"seat {seat}'s view depends on hidden facts"
 
 
@@ -74,10 +74,10 @@ def test_random_play_ends_keeps_the_invariants_and_leaks_nothing(seats, seed):
         assert actions < ACTION_LIMIT, "the game did not end"
         assert game.check_invariants() == []
         check_events(game, seat, events)
-        if actions % 5 == 0 or game.s["step"] in ("after_market", "insider_tip", "bull_run"):
+        if actions % 5 == 0 or game.step in ("after_market", "insider_tip", "bull_run"):
             check_views(game)
     outcome = game.outcome()
-    assert len(game.s["log"]) == 6
+    assert len(game.log) == 6
     assert sorted(outcome.placings)[0] == 1 and outcome.placings.count(1) == 1
     assert outcome.placings == competition_ranking(
         [(outcome.scores[s], s == outcome.winners()[0]) for s in range(seats)], higher_is_better=True
@@ -95,9 +95,8 @@ def test_the_dice_each_player_rolled_are_all_accounted_for_every_step(seats, see
         _, _, events = random_step(game, rnd)
         for event in events:
             if event.type == "dice_rolled":
-                assert event.public["dice"] == [5 + len(r) for r in game.s["dice_reasons"]]
-        s = game.s
+                assert event.public["dice"] == [5 + len(r) for r in game.dice_reasons]
         for seat in range(seats):
-            placed = sum(1 for slot in s["market"] for owner, _ in slot["bids"] if owner == seat)
-            placed += sum(1 for owner, _ in s["after_market"] if owner == seat)
-            assert len(s["hands"][seat]) + placed == s["dice_this_round"][seat]
+            placed = sum(1 for slot in game.market for owner, _ in slot["bids"] if owner == seat)
+            placed += sum(1 for owner, _ in game.after_market if owner == seat)
+            assert len(game.hands[seat]) + placed == game.dice_this_round[seat]

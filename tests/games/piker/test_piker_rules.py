@@ -75,7 +75,7 @@ def test_the_after_market_has_players_plus_two_spots(seats, spots):
 def test_the_deck_is_shuffled_face_down_and_the_first_player_drawn_at_random():
     game = new_game(3, deal=["mining-8", "tech-1"], first=2)
     assert game.acting_seats() == [2] and game.view(0)["first_player"] == 2
-    assert game.s["market"][0]["card"] == "mining-8" and game.s["market"][1]["card"] == "tech-1"
+    assert game.market[0]["card"] == "mining-8" and game.market[1]["card"] == "tech-1"
     view = game.view(0)
     assert view["deck"] == 48 - 5
     assert "mining-8" not in json.dumps(view) and all(slot["face"] is None for slot in view["market"])
@@ -100,7 +100,7 @@ def test_the_game_lasts_six_rounds():
     while game.outcome() is None:
         seat = game.acting_seats()[0]
         game.apply(seat, game.legal_actions(seat)[-1])
-    assert [entry["round"] for entry in game.s["log"]] == [1, 2, 3, 4, 5, 6]
+    assert [entry["round"] for entry in game.log] == [1, 2, 3, 4, 5, 6]
     assert game.view(0)["round"] == 6 and game.view(0)["step"] == "over"
 
 
@@ -148,10 +148,10 @@ def test_players_keep_taking_turns_until_every_die_is_placed_and_a_player_with_n
     decline_extra_card(game)
     # Round 2: seat 1 (the Piker, who won nothing) has 7 dice and starts; seat 0 has 5.
     order = []
-    while game.s["step"] == "invest":
+    while game.step == "invest":
         seat = game.acting_seats()[0]
         order.append(seat)
-        game.apply(seat, {"type": "place_die", "pips": game.s["hands"][seat][0], "on": "card", "slot": 1})
+        game.apply(seat, {"type": "place_die", "pips": game.hands[seat][0], "on": "card", "slot": 1})
     assert order == [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1]
 
 
@@ -274,7 +274,7 @@ def test_a_die_serves_one_card_only():
         secure(game, 0, "tech-4", [4, 3])
     assert error.value.code == "dice_not_in_after_market" and game.to_state() == before
     secure(game, 0, "tech-4", [4, 2])
-    assert game.s["players"][0]["secured"] == ["shipping-1", "tech-4"]
+    assert game.players[0]["secured"] == ["shipping-1", "tech-4"]
 
 
 def test_unused_after_market_dice_are_lost_for_the_round():
@@ -282,7 +282,7 @@ def test_unused_after_market_dice_are_lost_for_the_round():
     events = secure(game, 0, "shipping-1", [4])  # the 2 left can secure nothing: the seat is done
     assert only(events, "securing_finished").public == {"seat": 0}
     assert only(events, "securing_revealed").public["players"][0]["dice_lost"] == 1
-    assert game.s["players"][0]["unsecured"] == ["tech-4"]
+    assert game.players[0]["unsecured"] == ["tech-4"]
     decline_extra_card(game)
     assert game.view(0)["players"][0]["dice_this_round"] == 5
 
@@ -296,7 +296,7 @@ def test_players_secure_at_the_same_time_and_choices_are_revealed_together():
     assert chosen.for_seat(1)["choice"] == {"card": "shipping-1", "dice": [2, 2], "leveraged_buyouts": 0}
     view0 = game.view(0)
     assert view0["players"][1]["securing"] == "done" and "shipping-1" not in json.dumps(view0["players"][1]["secured"])
-    assert game.s["players"][1]["secured"] == []  # nothing happens before everyone is in
+    assert game.players[1]["secured"] == []  # nothing happens before everyone is in
     events = secure(game, 0, "energy-1", [2, 2])
     revealed = only(events, "securing_revealed").public["players"]
     assert [[c["card"]["id"] for c in p["secured"]] for p in revealed] == [["energy-1"], ["shipping-1"]]
@@ -305,16 +305,16 @@ def test_players_secure_at_the_same_time_and_choices_are_revealed_together():
 def test_older_unsecured_cards_can_be_secured_in_a_later_after_market():
     game, _ = seat0_wins_slot0_round()
     decline_extra_card(game)
-    assert game.s["players"][0]["unsecured"] == ["tech-1"]
-    game.s["hands"][0] = [3, 1, 1, 1, 1]  # position: seat 0 rolled a 3 this round
-    while game.s["step"] == "invest":
+    assert game.players[0]["unsecured"] == ["tech-1"]
+    game.hands[0] = [3, 1, 1, 1, 1]  # position: seat 0 rolled a 3 this round
+    while game.step == "invest":
         seat = game.acting_seats()[0]
-        pips = game.s["hands"][seat][0]
+        pips = game.hands[seat][0]
         where = {"on": "after_market"} if seat == 0 and pips == 3 else {"on": "card", "slot": 1}
         game.apply(seat, {"type": "place_die", "pips": pips, **where})
     assert {"type": "secure", "card": "tech-1", "dice": [3], "leveraged_buyouts": 0} in game.legal_actions(0)
     secure(game, 0, "tech-1", [3])
-    assert game.s["players"][0]["secured"] == ["tech-1"]
+    assert game.players[0]["secured"] == ["tech-1"]
 
 
 def test_a_seat_with_nothing_it_could_secure_is_not_asked():
@@ -334,7 +334,7 @@ def test_refill_every_die_goes_back_and_a_new_market_is_dealt_face_down():
     game, events = seat0_wins_slot0_round()
     refilled = only(events, "market_refilled")
     assert refilled.public == {"tiers": ["blue_chip"] * 4, "deck": 40}
-    assert [slot["card"] for slot in game.s["market"]] == NEXT_MARKET
+    assert [slot["card"] for slot in game.market] == NEXT_MARKET
     view = game.view(0)
     assert all(slot["face"] is None and slot["dice"] == [] for slot in view["market"])
     assert view["after_market"]["dice"] == [] and view["my_dice"] == []
@@ -356,7 +356,7 @@ def test_victory_points_on_the_table_count_secured_and_unsecured_cards_and_divid
     give(game, 1, secured=["energy-4"], dividends=["dividend"])  # 3 secured + 3 dividend
     events = place_rest(game, {0: 0, 1: 0})  # seat 0 also wins tech-1
     assert only(events, "piker_taken").public["victory_points_on_table"] == [8, 6]
-    assert game.s["piker"] == 1
+    assert game.piker == 1
 
 
 def test_a_tie_for_the_piker_is_settled_by_each_tied_player_rolling_a_die_lowest_takes_it():
@@ -391,7 +391,7 @@ def test_the_piker_decides_whether_one_extra_face_down_card_is_added_to_the_mark
     events = game.apply(1, {"type": "extra_card", "add": True})
     added = only(events, "extra_card")
     assert added.public == {"seat": 1, "added": True, "slot": 4, "tier": "blue_chip"}  # tech-3 is next in the deck
-    assert [slot["card"] for slot in game.s["market"]] == [*NEXT_MARKET, "tech-3"]
+    assert [slot["card"] for slot in game.market] == [*NEXT_MARKET, "tech-3"]
     assert game.view(0)["market"][4]["face"] is None and '"tech-3"' not in json.dumps(game.view(0))
 
 
@@ -399,7 +399,7 @@ def test_the_piker_may_decline_the_extra_card():
     game, _ = seat0_wins_slot0_round()
     events = decline_extra_card(game)
     assert only(events, "extra_card").public == {"seat": 1, "added": False}
-    assert len(game.s["market"]) == 4
+    assert len(game.market) == 4
 
 
 def test_every_player_who_won_no_card_gets_one_extra_die_next_round_and_extra_dice_last_one_round():
@@ -407,20 +407,20 @@ def test_every_player_who_won_no_card_gets_one_extra_die_next_round_and_extra_di
     game = new_game(3, deal=["tech-8", "energy-1", "shipping-1", "mining-1", "tech-2"], rolls=hands(FIVE_SIXES, FIVE_SIXES, FIVE_ONES))
     events = place_rest(game, {0: 0, 1: 1, 2: 0})
     assert only(events, "piker_taken").public["extra_dice_next_round"] == [0, 0, 2]
-    assert game.s["piker"] == 2  # no points at all
+    assert game.piker == 2  # no points at all
     assert game.view(0)["players"][2]["extra_dice_next_round_reasons"] == ["piker", "won_nothing"]
     assert game.view(0)["players"][1]["extra_dice_next_round_reasons"] == []
     decline_extra_card(game)
     assert [p["dice_this_round"] for p in game.view(0)["players"]] == [5, 5, 7]
     # Round 2 (position: the dice rolled): everybody wins a card, so nobody gets the won-nothing die again.
-    game.s["hands"] = [[1] * 5, [1] * 5, [6] * 7]
+    game.hands = [[1] * 5, [1] * 5, [6] * 7]
     events = place_rest(game, {0: 1, 1: 2, 2: 0})
     assert only(events, "piker_taken").public["extra_dice_next_round"] == [
-        1 if seat == game.s["piker"] else 0 for seat in range(3)
+        1 if seat == game.piker else 0 for seat in range(3)
     ]
     decline_extra_card(game)
     assert [p["dice_this_round"] for p in game.view(0)["players"]] == [
-        6 if seat == game.s["piker"] else 5 for seat in range(3)
+        6 if seat == game.piker else 5 for seat in range(3)
     ]
 
 
@@ -577,13 +577,13 @@ def test_a_bench_variant_is_only_played_when_asked_for():
     from app.games.rng import HashRandom
 
     plain = Piker.create(3, None, HashRandom("variant"))
-    assert "variant" not in plain.s
+    assert plain.variant is None and "variant" not in plain.to_state()
     with pytest.raises(ValueError):
         Piker.create(3, None, HashRandom("variant"), variant="no-such-rule")
     extra = Piker.create(3, None, HashRandom("variant"), variant="first-player-extra-die")
-    first = extra.s["first_player"]
-    assert extra.s["dice_this_round"] == [6 if seat == first else 5 for seat in range(3)]
-    assert Piker.from_state(extra.to_state()).s["variant"] == "first-player-extra-die"
+    first = extra.first_player
+    assert extra.dice_this_round == [6 if seat == first else 5 for seat in range(3)]
+    assert Piker.from_state(extra.to_state()).variant == "first-player-extra-die"
 
 
 def test_the_secured_score_variant_gives_the_piker_card_to_the_player_behind_on_what_scores():
@@ -592,7 +592,7 @@ def test_the_secured_score_variant_gives_the_piker_card_to_the_player_behind_on_
     for variant, expected in ((None, 1), ("piker-by-secured-score", 0)):
         game = Piker.create(2, None, HashRandom("variant"), variant=variant)
         # Seat 0 holds more on the table (unsecured), seat 1 more that scores (secured).
-        game.s["players"][0]["unsecured"] = ["tech-7", "energy-7"]
-        game.s["players"][1]["secured"] = ["tech-3"]
+        game.players[0]["unsecured"] = ["tech-7", "energy-7"]
+        game.players[1]["secured"] = ["tech-3"]
         game._choose_piker([])
-        assert game.s["piker"] == expected
+        assert game.piker == expected

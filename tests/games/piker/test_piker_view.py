@@ -53,7 +53,7 @@ def test_a_seat_sees_its_own_unplaced_dice_and_never_another_seats():
     game = mid_invest_game()
     for seat in range(3):
         view = game.view(seat)
-        assert view["my_dice"] == game.s["hands"][seat]
+        assert view["my_dice"] == game.hands[seat]
         other = [s for s in range(3) if s != seat]
         for s in other:
             altered = json.loads(json.dumps(game.to_state()))

@@ -24,7 +24,7 @@ from tests.games.piker.piker_support import (
 
 
 def face_up_discards(game):
-    return [d["card"] for d in game.s["discard"] if d["face_up"]]
+    return [d["card"] for d in game.discard if d["face_up"]]
 
 
 # ------------------------------------------------------------------------------------------------------ Bull Run
@@ -40,7 +40,7 @@ def test_bull_run_secures_one_of_your_unsecured_cards_for_free_you_pick_which():
     events = game.apply(0, {"type": "bull_run", "card": "energy-7"})
     played = of_type(events, "volatility_played")[0]
     assert played.public["card"]["id"] == "bull-run" and played.public["secured"]["id"] == "energy-7"
-    assert game.s["players"][0]["secured"] == ["energy-7"] and game.s["players"][0]["unsecured"] == ["tech-4"]
+    assert game.players[0]["secured"] == ["energy-7"] and game.players[0]["unsecured"] == ["tech-4"]
     assert "bull-run" in face_up_discards(game)
     # The rest of Collect Investments goes on: seat 1 wins energy-1 at slot 1.
     assert [e.public["slot"] for e in of_type(events, "card_won")] == [1]
@@ -53,14 +53,14 @@ def test_bull_run_acts_at_once_in_market_order_on_the_only_unsecured_card():
     invest(game, (0, 6, 0), (1, 1, 2), (0, 6, 1))
     events = place_rest(game, {0: 0, 1: 2})
     assert only(events, "volatility_played").public["secured"]["id"] == "energy-2"
-    assert game.s["players"][0]["secured"] == ["energy-2"] and game.s["players"][0]["unsecured"] == ["tech-4"]
+    assert game.players[0]["secured"] == ["energy-2"] and game.players[0]["unsecured"] == ["tech-4"]
 
 
 def test_bull_run_with_no_unsecured_card_does_nothing():
     game = new_game(2, deal=["bull-run", *BLUE_MARKET[1:]], rolls=hands(FIVE_SIXES, FIVE_ONES))
     events = place_rest(game, {0: 0, 1: 1})
     assert only(events, "volatility_played").public["secured"] is None
-    assert game.s["players"][0]["secured"] == [] and "bull-run" in face_up_discards(game)
+    assert game.players[0]["secured"] == [] and "bull-run" in face_up_discards(game)
 
 
 # ------------------------------------------------------------------------------------------------------ Margin Call
@@ -80,10 +80,10 @@ def test_margin_call_every_opponent_with_two_or_more_unsecured_cards_discards_th
     played = only(events, "volatility_played")
     assert played.public["card"]["id"] == "margin-call"
     assert [(d["seat"], d["card"]["id"]) for d in played.public["discarded"]] == [(1, "tech-2"), (2, "shipping-3")]
-    assert game.s["players"][0]["unsecured"] == ["energy-3", "energy-4"]
-    assert game.s["players"][1]["unsecured"] == ["tech-4", "energy-2"]
-    assert game.s["players"][2]["unsecured"] == ["shipping-8"]
-    assert game.s["players"][3]["unsecured"] == ["mining-2"]
+    assert game.players[0]["unsecured"] == ["energy-3", "energy-4"]
+    assert game.players[1]["unsecured"] == ["tech-4", "energy-2"]
+    assert game.players[2]["unsecured"] == ["shipping-8"]
+    assert game.players[3]["unsecured"] == ["mining-2"]
     assert {"tech-2", "shipping-3", "margin-call"} <= set(face_up_discards(game))
 
 
@@ -138,7 +138,7 @@ def test_leveraged_buyout_adds_three_pips_to_the_dice_used_on_one_card_in_an_aft
     events = secure(game, 0, "tech-3", [2], buyouts=1)
     revealed = only(events, "securing_revealed").public["players"][0]["secured"]
     assert revealed[0]["card"]["id"] == "tech-3" and revealed[0]["leveraged_buyouts"] == 1
-    assert game.s["players"][0]["secured"] == ["tech-3"] and game.s["players"][0]["kept"] == []
+    assert game.players[0]["secured"] == ["tech-3"] and game.players[0]["kept"] == []
     assert "leveraged-buyout-1" in face_up_discards(game)
 
 
@@ -158,7 +158,7 @@ def test_two_leveraged_buyouts_can_go_on_one_card():
         {"type": "finish_securing"},
     ]
     secure(game, 0, "tech-4", [1], buyouts=2)
-    assert game.s["players"][0]["secured"] == ["tech-4"] and game.s["players"][0]["kept"] == []
+    assert game.players[0]["secured"] == ["tech-4"] and game.players[0]["kept"] == []
 
 
 # ------------------------------------------------------------------------------------------------------ Hostile Takeover
@@ -181,7 +181,7 @@ def test_hostile_takeover_at_the_end_of_collect_investments_takes_an_unsecured_c
     events = game.apply(0, {"type": "play_hostile_takeover", "card": "tech-4"})
     played = only(events, "volatility_played")
     assert played.public["taken"]["id"] == "tech-4" and played.public["from"] == 1
-    assert game.s["players"][0]["unsecured"] == ["energy-1", "tech-4"] and game.s["players"][1]["unsecured"] == []
+    assert game.players[0]["unsecured"] == ["energy-1", "tech-4"] and game.players[1]["unsecured"] == []
     assert "hostile-takeover" in face_up_discards(game)
     # The taken card can be secured in this round's After Market.
     assert game.view(0)["decision"]["suggested"] == [{"card": "tech-4", "dice": [6], "leveraged_buyouts": 0}]
@@ -191,7 +191,7 @@ def test_hostile_takeover_may_be_kept_for_a_later_round():
     game = takeover_round()
     events = game.apply(0, {"type": "keep_card"})
     assert only(events, "card_kept").public == {"seat": 0, "card": "Hostile Takeover"}
-    assert game.view(0)["step"] == "after_market" and game.s["players"][0]["kept"] == ["hostile-takeover"]
+    assert game.view(0)["step"] == "after_market" and game.players[0]["kept"] == ["hostile-takeover"]
     assert not game.view(0)["players"][0]["kept_cards"][0]["playable_now"]
 
 
@@ -230,7 +230,7 @@ def test_extra_capital_may_be_kept():
     game, _ = round_two_with("extra-capital")
     events = game.apply(0, {"type": "keep_card"})
     assert only(events, "dice_rolled").public["dice"] == [5, 7]
-    assert game.s["players"][0]["kept"] == ["extra-capital"]
+    assert game.players[0]["kept"] == ["extra-capital"]
 
 
 # ------------------------------------------------------------------------------------------------------ Insider Tip
@@ -252,13 +252,13 @@ def test_insider_tip_at_the_start_of_an_invest_step_shows_two_face_down_cards_to
     assert game.view(1)["market"][0]["face"] is None and '"tech-2"' not in json.dumps(game.view(1))
     assert '"tech-2"' not in json.dumps(game.view(None))
     # Still seen by its player later in the step, and the card is used up.
-    invest(game, (1, game.s["hands"][1][0], 1))
+    invest(game, (1, game.hands[1][0], 1))
     assert game.view(0)["market"][2]["face"]["id"] == "shipping-2"
-    assert "insider-tip" in face_up_discards(game) and game.s["players"][0]["kept"] == []
+    assert "insider-tip" in face_up_discards(game) and game.players[0]["kept"] == []
 
 
 def test_insider_tip_may_be_kept():
     game, _ = round_two_with("insider-tip")
     game.apply(0, {"type": "keep_card"})
-    assert game.view(0)["step"] == "invest" and game.s["players"][0]["kept"] == ["insider-tip"]
+    assert game.view(0)["step"] == "invest" and game.players[0]["kept"] == ["insider-tip"]
     assert all(slot["face"] is None for slot in game.view(0)["market"])

@@ -61,6 +61,7 @@ from typing import Any
 
 from app.games.base import END_EVENT, Action, Event, Game, IllegalAction, Outcome, View, competition_ranking
 from app.games.piker.actions import PIKER_ACTIONS
+from app.games.piker.bots import EasyBot, HardBot, MediumBot
 from app.games.piker.cards import (
     AT_AFTER_MARKET,
     AT_END_OF_COLLECT,
@@ -177,12 +178,37 @@ class Piker(Game):
     max_seats = 4
     default_options: dict[str, Any] = {}
     action_schema = PIKER_ACTIONS
-    bots: dict = {}  # filled in by app.games.piker (bots import this module)
+    bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     def __init__(self, state: dict[str, Any], rng: RandomSource):
-        self.s = state
+        """`state` is to_state's dict without the rng; the engine keeps its own copy of every part."""
+        state = copy.deepcopy(state)
         self.rng = rng
-        self.seat_count = state["seats"]
+        self.seat_count: int = state["seats"]
+        self.options: dict[str, Any] = state["options"]
+        self.variant: str | None = state.get("variant")  # a bench rule variant; absent from live tables' state
+        self.round: int = state["round"]
+        self.step: str = state["step"]
+        self.first_player: int = state["first_player"]
+        self.first_player_of_game: int = state["first_player_of_game"]
+        self.turn: int | None = state["turn"]
+        self.deck: list[str] = state["deck"]
+        self.market: list[dict[str, Any]] = state["market"]
+        self.after_market: list[list[int]] = state["after_market"]
+        self.hands: list[list[int]] = state["hands"]
+        self.dice_this_round: list[int] = state["dice_this_round"]
+        self.dice_reasons: list[list[str]] = state["dice_reasons"]
+        self.extra_next: list[list[str]] = state["extra_next"]
+        self.players: list[dict[str, list[str]]] = state["players"]
+        self.discard: list[dict[str, Any]] = state["discard"]
+        self.piker: int | None = state["piker"]
+        self.won_this_round: list[bool] = state["won_this_round"]
+        self.collect_next: int = state["collect_next"]
+        self.bull_run: int | None = state["bull_run"]
+        self.insider_tip: dict[str, Any] | None = state["insider_tip"]
+        self.securing: dict[str, Any] | None = state["securing"]
+        self.log: list[dict[str, Any]] = state["log"]
+        self.result: dict[str, Any] | None = state["result"]
 
     # ------------------------------------------------------------------ setup
 
@@ -234,32 +260,30 @@ class Piker(Game):
     # ------------------------------------------------------------------ contract
 
     def acting_seats(self) -> list[int]:
-        s = self.s
-        step = s["step"]
+        step = self.step
         if step == "invest":
-            return [s["turn"]]
+            return [self.turn]
         if step in ("extra_capital", "insider_tip", "hostile_takeover"):
             return [self._holder(self._kind_for_step(step))]
         if step == "bull_run":
-            return [s["bull_run"]]
+            return [self.bull_run]
         if step == "after_market":
-            sec = s["securing"]
+            sec = self.securing
             return [seat for seat in sec["deciding"] if seat not in sec["done"]]
         if step == "extra_card":
-            return [s["piker"]]
+            return [self.piker]
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.acting_seats():
             return []
-        s = self.s
-        step = s["step"]
+        step = self.step
         if step == "invest":
             return self._legal_placements(seat)
         if step == "extra_capital":
             return [{"type": "play_extra_capital"}, {"type": "keep_card"}]
         if step == "insider_tip":
-            slots = [i for i, slot in enumerate(s["market"]) if slot["outcome"] is None]
+            slots = [i for i, slot in enumerate(self.market) if slot["outcome"] is None]
             pairs = [{"type": "play_insider_tip", "slots": list(p)} for p in combinations(slots, INSIDER_TIP_LOOKS)]
             return [*pairs, {"type": "keep_card"}]
         if step == "hostile_takeover":
@@ -267,11 +291,11 @@ class Piker(Game):
                 {"type": "play_hostile_takeover", "card": card}
                 for other in range(self.seat_count)
                 if other != seat
-                for card in s["players"][other]["unsecured"]
+                for card in self.players[other]["unsecured"]
             ]
             return [*targets, {"type": "keep_card"}]
         if step == "bull_run":
-            return [{"type": "bull_run", "card": card} for card in s["players"][seat]["unsecured"]]
+            return [{"type": "bull_run", "card": card} for card in self.players[seat]["unsecured"]]
         if step == "after_market":
             return [*self._legal_secures(seat), {"type": "finish_securing"}]
         if step == "extra_card":
@@ -279,16 +303,35 @@ class Piker(Game):
         return []
 
     def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
-        s = self.s
-        steps, method = self._HANDLERS[action["type"]]  # the shape check let only The Piker's actions through
-        if s["step"] not in steps:
-            raise IllegalAction("wrong_step", f"you cannot {action['type'].replace('_', ' ')} now: {self.waiting_for()}")
+        kind = action["type"]
+        if self.step not in self._STEPS_FOR_ACTION[kind]:
+            raise IllegalAction("wrong_step", f"you cannot {kind.replace('_', ' ')} now: {self.waiting_for()}")
+        assert seat is not None  # The Piker has no system actions
         events: list[Event] = []
-        getattr(self, method)(seat, action, events)
+        if kind == "place_die":
+            self._place_die(seat, action, events)
+        elif kind == "secure":
+            self._secure(seat, action, events)
+        elif kind == "finish_securing":
+            self._finish_securing(seat, action, events)
+        elif kind == "bull_run":
+            self._choose_bull_run(seat, action, events)
+        elif kind == "play_extra_capital":
+            self._play_extra_capital(seat, action, events)
+        elif kind == "play_insider_tip":
+            self._play_insider_tip(seat, action, events)
+        elif kind == "play_hostile_takeover":
+            self._play_hostile_takeover(seat, action, events)
+        elif kind == "keep_card":
+            self._keep_card(seat, action, events)
+        elif kind == "extra_card":
+            self._extra_card(seat, action, events)
+        else:
+            raise AssertionError(f"{kind!r} passed the shape check but has no rule here")
         return events
 
     def outcome(self) -> Outcome | None:
-        result = self.s["result"]
+        result = self.result
         if result is None:
             return None
         return Outcome(
@@ -298,20 +341,48 @@ class Piker(Game):
         )
 
     def to_state(self) -> dict[str, Any]:
-        state = copy.deepcopy(self.s)
+        state: dict[str, Any] = {
+            "seats": self.seat_count,
+            "options": self.options,
+            "round": self.round,
+            "step": self.step,
+            "first_player": self.first_player,
+            "first_player_of_game": self.first_player_of_game,
+            "turn": self.turn,
+            "deck": self.deck,
+            "market": self.market,
+            "after_market": self.after_market,
+            "hands": self.hands,
+            "dice_this_round": self.dice_this_round,
+            "dice_reasons": self.dice_reasons,
+            "extra_next": self.extra_next,
+            "players": self.players,
+            "discard": self.discard,
+            "piker": self.piker,
+            "won_this_round": self.won_this_round,
+            "collect_next": self.collect_next,
+            "bull_run": self.bull_run,
+            "insider_tip": self.insider_tip,
+            "securing": self.securing,
+            "log": self.log,
+            "result": self.result,
+        }
+        if self.variant is not None:
+            state["variant"] = self.variant
+        state = copy.deepcopy(state)
         state["rng"] = self.rng.to_state()
         return state
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Piker:
-        state = copy.deepcopy(state)
+        state = dict(state)
         rng = random_from_state(state.pop("rng"))
         return cls(state, rng)
 
     # ------------------------------------------------------------------ helpers
 
     def _holder(self, kind: str) -> int | None:
-        for seat, player in enumerate(self.s["players"]):
+        for seat, player in enumerate(self.players):
             if any(volatility_kind(c) == kind for c in player["kept"]):
                 return seat
         return None
@@ -322,16 +393,16 @@ class Piker(Game):
 
     def waiting_for(self) -> str:
         seats = self.acting_seats()
-        step = self.s["step"]
+        step = self.step
         who = " and ".join(f"seat {seat}" for seat in seats)
         return f"it is {STEP_NAMES[step]} and the game waits for {who}"
 
     def _buyouts_held(self, seat: int) -> list[str]:
-        return [c for c in self.s["players"][seat]["kept"] if volatility_kind(c) == LEVERAGED_BUYOUT]
+        return [c for c in self.players[seat]["kept"] if volatility_kind(c) == LEVERAGED_BUYOUT]
 
     def victory_points_on_table(self, seat: int) -> int:
         """piker.md step 6: secured and unsecured investment cards together, plus Dividends."""
-        player = self.s["players"][seat]
+        player = self.players[seat]
         points = VICTORY_POINTS.__getitem__
         return (
             sum(map(points, player["secured"]))
@@ -340,75 +411,70 @@ class Piker(Game):
         )
 
     def _discard(self, card: str, face_up: bool) -> None:
-        self.s["discard"].append({"card": card, "face_up": face_up})
+        self.discard.append({"card": card, "face_up": face_up})
 
     def _deal_market(self) -> None:
-        s = self.s
-        count = min(market_size(self.seat_count), len(s["deck"]))
-        s["market"] = [{"card": s["deck"].pop(0), "bids": [], "outcome": None} for _ in range(count)]
+        count = min(market_size(self.seat_count), len(self.deck))
+        self.market = [{"card": self.deck.pop(0), "bids": [], "outcome": None} for _ in range(count)]
 
     # ------------------------------------------------------------------ step 1: Generate Income
 
     def _begin_round(self, events: list[Event]) -> None:
-        s = self.s
-        s["won_this_round"] = [False] * self.seat_count
-        s["insider_tip"] = None
-        s["securing"] = None
-        s["collect_next"] = 0
+        self.won_this_round = [False] * self.seat_count
+        self.insider_tip = None
+        self.securing = None
+        self.collect_next = 0
         # piker.md step 6: extra dice earned last round last this round only.
-        s["dice_reasons"] = [list(reasons) for reasons in s["extra_next"]]
-        if s["round"] == 1 and s.get("variant") == FIRST_PLAYER_EXTRA_DIE:
-            s["dice_reasons"][s["first_player"]].append("first_player")  # bench variant: a die for moving first
-        s["extra_next"] = [[] for _ in range(self.seat_count)]
+        self.dice_reasons = [list(reasons) for reasons in self.extra_next]
+        if self.round == 1 and self.variant == FIRST_PLAYER_EXTRA_DIE:
+            self.dice_reasons[self.first_player].append("first_player")  # bench variant: a die for moving first
+        self.extra_next = [[] for _ in range(self.seat_count)]
         if self._holder(EXTRA_CAPITAL) is not None:
-            s["step"] = "extra_capital"  # piker.md: Extra Capital is played at Generate Income
+            self.step = "extra_capital"  # piker.md: Extra Capital is played at Generate Income
             return
         self._generate_income(events)
 
     def _play_extra_capital(self, seat: int, action: Action, events: list[Event]) -> None:
-        s = self.s
-        card = next(c for c in s["players"][seat]["kept"] if volatility_kind(c) == EXTRA_CAPITAL)
-        s["players"][seat]["kept"].remove(card)
+        card = next(c for c in self.players[seat]["kept"] if volatility_kind(c) == EXTRA_CAPITAL)
+        self.players[seat]["kept"].remove(card)
         self._discard(card, face_up=True)
-        s["dice_reasons"][seat].append("extra_capital")
+        self.dice_reasons[seat].append("extra_capital")
         events.append(
             Event("volatility_played", {"seat": seat, "card": face(card), "effect": "rolls one extra die this round"})
         )
         self._generate_income(events)
 
     def _generate_income(self, events: list[Event]) -> None:
-        s = self.s
         private = {}
         counts = []
         for seat in range(self.seat_count):
-            count = STARTING_DICE + len(s["dice_reasons"][seat])
+            count = STARTING_DICE + len(self.dice_reasons[seat])
             hand = [self.rng.roll(6) for _ in range(count)]
-            s["hands"][seat] = sorted(hand, reverse=True)
-            s["dice_this_round"][seat] = count
+            self.hands[seat] = sorted(hand, reverse=True)
+            self.dice_this_round[seat] = count
             counts.append(count)
-            private[seat] = {"your_dice": list(s["hands"][seat])}
+            private[seat] = {"your_dice": list(self.hands[seat])}
         # piker.md step 1: only the roller sees the values.
-        events.append(Event("dice_rolled", {"round": s["round"], "dice": counts}, private))
+        events.append(Event("dice_rolled", {"round": self.round, "dice": counts}, private))
         if self._holder(INSIDER_TIP) is not None:
-            s["step"] = "insider_tip"  # piker.md: Insider Tip is played at the start of an Invest step
+            self.step = "insider_tip"  # piker.md: Insider Tip is played at the start of an Invest step
             return
         self._open_invest(events)
 
     # ------------------------------------------------------------------ step 2: Invest
 
     def _play_insider_tip(self, seat: int, action: Action, events: list[Event]) -> None:
-        s = self.s
         slots = action.get("slots")
         if len(slots) != INSIDER_TIP_LOOKS or len(set(slots)) != INSIDER_TIP_LOOKS:
             raise IllegalAction("bad_slots", "Insider Tip looks at two different market cards: give two slots")
-        if not all(0 <= i < len(s["market"]) and s["market"][i]["outcome"] is None for i in slots):
+        if not all(0 <= i < len(self.market) and self.market[i]["outcome"] is None for i in slots):
             raise IllegalAction("bad_slots", "Insider Tip looks at face-down cards of this market")
-        card = next(c for c in s["players"][seat]["kept"] if volatility_kind(c) == INSIDER_TIP)
-        s["players"][seat]["kept"].remove(card)
+        card = next(c for c in self.players[seat]["kept"] if volatility_kind(c) == INSIDER_TIP)
+        self.players[seat]["kept"].remove(card)
         self._discard(card, face_up=True)
         slots = sorted(slots)
-        s["insider_tip"] = {"seat": seat, "slots": slots}
-        seen = [{"slot": i, "card": face(s["market"][i]["card"])} for i in slots]
+        self.insider_tip = {"seat": seat, "slots": slots}
+        seen = [{"slot": i, "card": face(self.market[i]["card"])} for i in slots]
         # piker.md: only the Insider Tip's player sees the two cards.
         events.append(
             Event("volatility_played", {"seat": seat, "card": face(card), "slots": slots}, {seat: {"seen": seen}})
@@ -416,7 +482,7 @@ class Piker(Game):
         self._open_invest(events)
 
     def _keep_card(self, seat: int, action: Action, events: list[Event]) -> None:
-        step = self.s["step"]
+        step = self.step
         kind = self._kind_for_step(step)
         events.append(Event("card_kept", {"seat": seat, "card": CARDS[kind]["name"] if kind in CARDS else kind}))
         if step == "extra_capital":
@@ -427,72 +493,67 @@ class Piker(Game):
             self._open_after_market(events)
 
     def _open_invest(self, events: list[Event]) -> None:
-        s = self.s
-        s["step"] = "invest"
-        s["turn"] = s["first_player"]
-        events.append(Event("invest_started", {"round": s["round"], "first_player": s["first_player"]}))
+        self.step = "invest"
+        self.turn = self.first_player
+        events.append(Event("invest_started", {"round": self.round, "first_player": self.first_player}))
 
     def _after_market_open(self) -> int:
-        return after_market_spots(self.seat_count) - len(self.s["after_market"])
+        return after_market_spots(self.seat_count) - len(self.after_market)
 
     def _legal_placements(self, seat: int) -> list[Action]:
-        s = self.s
         actions = []
         am_open = self._after_market_open() > 0
-        slots = range(len(s["market"]))
-        for pips in sorted(set(s["hands"][seat]), reverse=True):
+        slots = range(len(self.market))
+        for pips in sorted(set(self.hands[seat]), reverse=True):
             actions += [{"type": "place_die", "pips": pips, "on": "card", "slot": slot} for slot in slots]
             if am_open:
                 actions.append({"type": "place_die", "pips": pips, "on": "after_market"})
         return actions
 
     def _place_die(self, seat: int, action: Action, events: list[Event]) -> None:
-        s = self.s
         pips = action["pips"]
         on = action["on"]
-        if pips not in s["hands"][seat]:
+        if pips not in self.hands[seat]:
             raise IllegalAction("die_not_held", f"you have no unplaced die showing {pips}")
         if on == "card":
             slot = action.get("slot")
             if slot is None:
                 raise IllegalAction("bad_action", 'placing on a card needs its market "slot"')
-            if not 0 <= slot < len(s["market"]):
+            if not 0 <= slot < len(self.market):
                 raise IllegalAction("no_such_card", f"the market has no card in slot {slot}")
         elif self._after_market_open() <= 0:
             # piker.md step 2: when the After Market is full, dice must go on market cards.
             raise IllegalAction("after_market_full", "the After Market is full: place your die on a market card")
-        s["hands"][seat].remove(pips)
+        self.hands[seat].remove(pips)
         if on == "card":
-            s["market"][slot]["bids"].append([seat, pips])
+            self.market[slot]["bids"].append([seat, pips])
             events.append(Event("die_placed", {"seat": seat, "pips": pips, "on": "card", "slot": slot}))
         else:
-            s["after_market"].append([seat, pips])
+            self.after_market.append([seat, pips])
             events.append(Event("die_placed", {"seat": seat, "pips": pips, "on": "after_market"}))
         # piker.md step 2: clockwise; a player with no dice left is skipped.
         for step in range(1, self.seat_count + 1):
             nxt = (seat + step) % self.seat_count
-            if s["hands"][nxt]:
-                s["turn"] = nxt
+            if self.hands[nxt]:
+                self.turn = nxt
                 return
-        s["turn"] = None
+        self.turn = None
         self._collect(events)
 
     # ------------------------------------------------------------------ step 3: Collect Investments
 
     def _collect(self, events: list[Event]) -> None:
-        s = self.s
-        s["step"] = "collect"
-        while s["collect_next"] < len(s["market"]):
-            index = s["collect_next"]
-            s["collect_next"] += 1
+        self.step = "collect"
+        while self.collect_next < len(self.market):
+            index = self.collect_next
+            self.collect_next += 1
             if self._resolve_card(index, events):
                 return  # a decision (Bull Run) interrupts the step
         self._end_of_collect(events)
 
     def _resolve_card(self, index: int, events: list[Event]) -> bool:
         """Resolve one market card; True if its winner must now decide something."""
-        s = self.s
-        slot = s["market"][index]
+        slot = self.market[index]
         card = slot["card"]
         if not slot["bids"]:
             # piker.md: cards nobody bid on are discarded (decided), face down.
@@ -519,7 +580,7 @@ class Piker(Game):
             tied = [r["seat"] for r in this_roll if r["total"] == high]
         winner = tied[0]
         slot["outcome"] = {"won_by": winner}
-        s["won_this_round"][winner] = True
+        self.won_this_round[winner] = True
         events.append(
             Event(
                 "card_won",
@@ -527,18 +588,17 @@ class Piker(Game):
             )
         )
         if is_investment(card):
-            s["players"][winner]["unsecured"].append(card)  # piker.md: face up and unsecured
+            self.players[winner]["unsecured"].append(card)  # piker.md: face up and unsecured
             return False
         return self._volatility_won(winner, card, events)
 
     def _volatility_won(self, seat: int, card: str, events: list[Event]) -> bool:
-        s = self.s
         kind = volatility_kind(card)
-        player = s["players"][seat]
+        player = self.players[seat]
         if kind == BULL_RUN:
             if len(player["unsecured"]) >= 2:
-                s["step"] = "bull_run"
-                s["bull_run"] = seat
+                self.step = "bull_run"
+                self.bull_run = seat
                 return True
             secured = player["unsecured"][:1]
             self._bull_run_secures(seat, secured[0] if secured else None, events)
@@ -547,7 +607,7 @@ class Piker(Game):
             discarded = []
             for step in range(1, self.seat_count):
                 other = (seat + step) % self.seat_count
-                held = s["players"][other]["unsecured"]
+                held = self.players[other]["unsecured"]
                 if len(held) >= 2:
                     # piker.md: their lowest-VP unsecured card, the oldest among equals (held lists are oldest first).
                     lowest = min(held, key=lambda c: (victory_points(c), held.index(c)))
@@ -569,8 +629,7 @@ class Piker(Game):
         return False
 
     def _bull_run_secures(self, seat: int, target: str | None, events: list[Event]) -> None:
-        s = self.s
-        player = s["players"][seat]
+        player = self.players[seat]
         card = BULL_RUN  # the one Bull Run card's id
         if target is not None:
             player["unsecured"].remove(target)
@@ -585,35 +644,33 @@ class Piker(Game):
 
     def _choose_bull_run(self, seat: int, action: Action, events: list[Event]) -> None:
         target = action["card"]
-        if target not in self.s["players"][seat]["unsecured"]:
+        if target not in self.players[seat]["unsecured"]:
             raise IllegalAction("card_not_unsecured", "Bull Run secures one of your own unsecured cards")
-        self.s["bull_run"] = None
+        self.bull_run = None
         self._bull_run_secures(seat, target, events)
         self._collect(events)
 
     def _end_of_collect(self, events: list[Event]) -> None:
-        s = self.s
         holder = self._holder(HOSTILE_TAKEOVER)
         if holder is not None and any(
-            s["players"][other]["unsecured"] for other in range(self.seat_count) if other != holder
+            self.players[other]["unsecured"] for other in range(self.seat_count) if other != holder
         ):
-            s["step"] = "hostile_takeover"  # piker.md: played at the end of a Collect Investments step
+            self.step = "hostile_takeover"  # piker.md: played at the end of a Collect Investments step
             return
         self._open_after_market(events)
 
     def _play_hostile_takeover(self, seat: int, action: Action, events: list[Event]) -> None:
-        s = self.s
         target = action["card"]
         owner = next(
-            (o for o in range(self.seat_count) if o != seat and target in s["players"][o]["unsecured"]), None
+            (o for o in range(self.seat_count) if o != seat and target in self.players[o]["unsecured"]), None
         )
         if owner is None:
             raise IllegalAction("card_not_unsecured", "Hostile Takeover takes an unsecured card from an opponent")
-        card = next(c for c in s["players"][seat]["kept"] if volatility_kind(c) == HOSTILE_TAKEOVER)
-        s["players"][seat]["kept"].remove(card)
+        card = next(c for c in self.players[seat]["kept"] if volatility_kind(c) == HOSTILE_TAKEOVER)
+        self.players[seat]["kept"].remove(card)
         self._discard(card, face_up=True)
-        s["players"][owner]["unsecured"].remove(target)
-        s["players"][seat]["unsecured"].append(target)
+        self.players[owner]["unsecured"].remove(target)
+        self.players[seat]["unsecured"].append(target)
         events.append(
             Event("volatility_played", {"seat": seat, "card": face(card), "taken": face(target), "from": owner})
         )
@@ -622,35 +679,33 @@ class Piker(Game):
     # ------------------------------------------------------------------ step 4: The After Market
 
     def _open_after_market(self, events: list[Event]) -> None:
-        s = self.s
-        s["step"] = "after_market"
-        dice = [[pips for owner, pips in s["after_market"] if owner == seat] for seat in range(self.seat_count)]
-        s["securing"] = {
+        self.step = "after_market"
+        dice = [[pips for owner, pips in self.after_market if owner == seat] for seat in range(self.seat_count)]
+        self.securing = {
             "dice": [sorted(d, reverse=True) for d in dice],
             "pending": [[] for _ in range(self.seat_count)],
             "deciding": [],
             "done": [],
         }
         deciding = [seat for seat in range(self.seat_count) if self._legal_secures(seat)]
-        s["securing"]["deciding"] = deciding
+        self.securing["deciding"] = deciding
         events.append(Event("after_market_opened", {"deciding": deciding, "dice": [len(d) for d in dice]}))
         if not deciding:
             self._reveal_securing(events)
 
     def _buyouts_free(self, seat: int) -> int:
-        pending = self.s["securing"]["pending"][seat]
+        pending = self.securing["pending"][seat]
         return len(self._buyouts_held(seat)) - sum(p["leveraged_buyouts"] for p in pending)
 
     def _legal_secures(self, seat: int) -> list[Action]:
-        s = self.s
-        sec = s["securing"]
+        sec = self.securing
         dice = sec["dice"][seat]
         if not dice:
             return []
         chosen = {p["card"] for p in sec["pending"][seat]}
         buyouts = self._buyouts_free(seat)
         actions = []
-        for card in s["players"][seat]["unsecured"]:
+        for card in self.players[seat]["unsecured"]:
             if card in chosen:
                 continue
             for way, used in minimal_ways(dice, secure_value(card), buyouts):
@@ -658,12 +713,11 @@ class Piker(Game):
         return actions
 
     def _secure(self, seat: int, action: Action, events: list[Event]) -> None:
-        s = self.s
-        sec = s["securing"]
+        sec = self.securing
         card = action["card"]
         dice = action["dice"]
         used = action.get("leveraged_buyouts", 0)
-        if card not in s["players"][seat]["unsecured"]:
+        if card not in self.players[seat]["unsecured"]:
             raise IllegalAction("card_not_unsecured", "you can only secure your own unsecured cards")
         if any(p["card"] == card for p in sec["pending"][seat]):
             raise IllegalAction("card_already_chosen", "you already chose dice for that card")
@@ -690,18 +744,17 @@ class Piker(Game):
             self._finish_securing(seat, {"type": "finish_securing"}, events)
 
     def _finish_securing(self, seat: int, action: Action, events: list[Event]) -> None:
-        sec = self.s["securing"]
+        sec = self.securing
         sec["done"].append(seat)
         events.append(Event("securing_finished", {"seat": seat}))
         if all(other in sec["done"] for other in sec["deciding"]):
             self._reveal_securing(events)
 
     def _reveal_securing(self, events: list[Event]) -> None:
-        s = self.s
-        sec = s["securing"]
+        sec = self.securing
         revealed = []
         for seat in range(self.seat_count):
-            player = s["players"][seat]
+            player = self.players[seat]
             buyouts = self._buyouts_held(seat)
             secured = []
             for choice in sec["pending"][seat]:
@@ -713,45 +766,43 @@ class Piker(Game):
                     self._discard(used, face_up=True)
                 secured.append({**choice, "card": face(choice["card"])})
             revealed.append({"seat": seat, "secured": secured, "dice_lost": len(sec["dice"][seat])})
-        events.append(Event("securing_revealed", {"round": s["round"], "players": revealed}))
+        events.append(Event("securing_revealed", {"round": self.round, "players": revealed}))
         self._end_round(events)
 
     # ------------------------------------------------------------------ steps 5 and 6
 
     def _end_round(self, events: list[Event]) -> None:
-        s = self.s
-        s["log"].append(
+        self.log.append(
             {
-                "round": s["round"],
-                "first_player": s["first_player"],
-                "piker": s["piker"],
-                "won_a_card": list(s["won_this_round"]),
+                "round": self.round,
+                "first_player": self.first_player,
+                "piker": self.piker,
+                "won_a_card": list(self.won_this_round),
                 "victory_points_on_table": [self.victory_points_on_table(p) for p in range(self.seat_count)],
-                "secured_score": [final_score(p["secured"], p["dividends"])["total"] for p in s["players"]],
+                "secured_score": [final_score(p["secured"], p["dividends"])["total"] for p in self.players],
             }
         )
-        if s["round"] >= ROUNDS:
+        if self.round >= ROUNDS:
             self._end_game(events)
             return
         # piker.md step 5: every die goes back to its owner; a new market is dealt face down.
-        for slot in s["market"]:
+        for slot in self.market:
             slot["bids"] = []
-        s["after_market"] = []
-        s["hands"] = [[] for _ in range(self.seat_count)]
-        s["dice_this_round"] = [0] * self.seat_count
-        s["securing"] = None
-        s["insider_tip"] = None
+        self.after_market = []
+        self.hands = [[] for _ in range(self.seat_count)]
+        self.dice_this_round = [0] * self.seat_count
+        self.securing = None
+        self.insider_tip = None
         self._deal_market()
         events.append(
-            Event("market_refilled", {"tiers": [tier_of(slot["card"]) for slot in s["market"]], "deck": len(s["deck"])})
+            Event("market_refilled", {"tiers": [tier_of(slot["card"]) for slot in self.market], "deck": len(self.deck)})
         )
         self._choose_piker(events)
 
     def _choose_piker(self, events: list[Event]) -> None:
-        s = self.s
-        if s.get("variant") == PIKER_BY_SECURED_SCORE:
+        if self.variant == PIKER_BY_SECURED_SCORE:
             # bench variant: the fewest points that would score now (secured cards, Dividends, sets)
-            points = [_secured_score(tuple(p["secured"]), len(p["dividends"])) for p in s["players"]]
+            points = [_secured_score(tuple(p["secured"]), len(p["dividends"])) for p in self.players]
         else:
             points = [self.victory_points_on_table(p) for p in range(self.seat_count)]
         low = min(points)
@@ -764,11 +815,11 @@ class Piker(Game):
             lowest = min(r["roll"] for r in rolls)
             tied = [r["seat"] for r in rolls if r["roll"] == lowest]
         piker = tied[0]
-        s["piker"] = piker
-        s["extra_next"][piker].append("piker")
+        self.piker = piker
+        self.extra_next[piker].append("piker")
         for p in range(self.seat_count):
-            if not s["won_this_round"][p]:
-                s["extra_next"][p].append("won_nothing")  # piker.md: one extra die for a player who won no card
+            if not self.won_this_round[p]:
+                self.extra_next[p].append("won_nothing")  # piker.md: one extra die for a player who won no card
         events.append(
             Event(
                 "piker_taken",
@@ -776,38 +827,35 @@ class Piker(Game):
                     "seat": piker,
                     "victory_points_on_table": points,
                     "roll_off": roll_off,
-                    "extra_dice_next_round": [len(e) for e in s["extra_next"]],
+                    "extra_dice_next_round": [len(e) for e in self.extra_next],
                 },
             )
         )
-        if s["deck"]:
-            s["step"] = "extra_card"
+        if self.deck:
+            self.step = "extra_card"
         else:
             self._next_round(events)
 
     def _extra_card(self, seat: int, action: Action, events: list[Event]) -> None:
-        s = self.s
         add = action["add"]
         if add:
-            card = s["deck"].pop(0)
-            s["market"].append({"card": card, "bids": [], "outcome": None})
+            card = self.deck.pop(0)
+            self.market.append({"card": card, "bids": [], "outcome": None})
             events.append(
-                Event("extra_card", {"seat": seat, "added": True, "slot": len(s["market"]) - 1, "tier": tier_of(card)})
+                Event("extra_card", {"seat": seat, "added": True, "slot": len(self.market) - 1, "tier": tier_of(card)})
             )
         else:
             events.append(Event("extra_card", {"seat": seat, "added": False}))
         self._next_round(events)
 
     def _next_round(self, events: list[Event]) -> None:
-        s = self.s
-        s["round"] += 1
-        s["first_player"] = s["piker"]  # piker.md: the Piker is first player next round
-        events.append(Event("round_started", {"round": s["round"], "first_player": s["first_player"]}))
+        self.round += 1
+        self.first_player = self.piker  # piker.md: the Piker is first player next round
+        events.append(Event("round_started", {"round": self.round, "first_player": self.first_player}))
         self._begin_round(events)
 
     def _end_game(self, events: list[Event]) -> None:
-        s = self.s
-        scores = [final_score(p["secured"], p["dividends"]) for p in s["players"]]
+        scores = [final_score(p["secured"], p["dividends"]) for p in self.players]
         totals = [b["total"] for b in scores]
         high = max(totals)
         tied = [p for p in range(self.seat_count) if totals[p] == high]
@@ -825,10 +873,10 @@ class Piker(Game):
         # piker.md: the rest of the ranking keeps ties.
         placings = competition_ranking([(totals[p], p == winner) for p in range(self.seat_count)], higher_is_better=True)
         for p, breakdown in enumerate(scores):
-            breakdown["unsecured_cards"] = len(s["players"][p]["unsecured"])
-        s["result"] = {"scores": scores, "placings": placings, "roll_off": roll_off, "winner": winner}
-        s["step"] = "over"
-        s["turn"] = None
+            breakdown["unsecured_cards"] = len(self.players[p]["unsecured"])
+        self.result = {"scores": scores, "placings": placings, "roll_off": roll_off, "winner": winner}
+        self.step = "over"
+        self.turn = None
         events.append(
             Event(END_EVENT, {"scores": copy.deepcopy(scores), "placings": placings, "roll_off": roll_off})
         )
@@ -847,17 +895,16 @@ class Piker(Game):
     def private_view(self, seat: int) -> View:
         """What only `seat` sees: its dice, the market cards its Insider Tip showed, its own After Market choices
         (secret until the reveal) and the decision it must make."""
-        s = self.s
         private: View = {"you": seat}
-        tip = s["insider_tip"]
+        tip = self.insider_tip
         if tip is not None and tip["seat"] == seat and any(
-            s["market"][index]["outcome"] is None for index in tip["slots"]
+            self.market[index]["outcome"] is None for index in tip["slots"]
         ):
             # piker.md: Insider Tip, seen by its player only (while the cards are still face down)
             private["market"] = self._market_view(seat)
-        private["my_dice"] = list(s["hands"][seat])
-        if s["step"] == "after_market":
-            sec = s["securing"]
+        private["my_dice"] = list(self.hands[seat])
+        if self.step == "after_market":
+            sec = self.securing
             # My own choices so far (secret from the others until the reveal).
             private["my_securing"] = {
                 "after_market_dice": list(sec["dice"][seat]),
@@ -868,10 +915,9 @@ class Piker(Game):
         return private
 
     def _market_view(self, seat: int | None) -> list[dict[str, Any]]:
-        s = self.s
-        tip = s["insider_tip"]
+        tip = self.insider_tip
         market = []
-        for index, slot in enumerate(s["market"]):
+        for index, slot in enumerate(self.market):
             outcome = slot["outcome"]
             won = outcome is not None and "won_by" in outcome
             pips = [0] * self.seat_count
@@ -894,69 +940,68 @@ class Piker(Game):
 
     def public_view(self) -> View:
         """The spectator's view, which is every seat's view but for `private_view`."""
-        s = self.s
-        step = s["step"]
+        step = self.step
         players = []
         for p in range(self.seat_count):
-            player = s["players"][p]
+            player = self.players[p]
             status = None
-            if s["securing"] is not None and step == "after_market":
-                sec = s["securing"]
+            if self.securing is not None and step == "after_market":
+                sec = self.securing
                 status = "done" if p in sec["done"] else "deciding" if p in sec["deciding"] else "nothing_to_secure"
             players.append(
                 {
                     "seat": p,
-                    "dice_this_round": s["dice_this_round"][p],
-                    "extra_dice_this_round": list(s["dice_reasons"][p]),
-                    "unplaced_dice": len(s["hands"][p]),
-                    "extra_dice_next_round": len(s["extra_next"][p]),
-                    "extra_dice_next_round_reasons": list(s["extra_next"][p]),
+                    "dice_this_round": self.dice_this_round[p],
+                    "extra_dice_this_round": list(self.dice_reasons[p]),
+                    "unplaced_dice": len(self.hands[p]),
+                    "extra_dice_next_round": len(self.extra_next[p]),
+                    "extra_dice_next_round_reasons": list(self.extra_next[p]),
                     "unsecured": [face(c) for c in player["unsecured"]],
                     "secured": [face(c) for c in player["secured"]],
                     "dividends": [face(c) for c in player["dividends"]],
                     "kept_cards": [self._kept_view(c) for c in player["kept"]],
                     "victory_points_on_table": self.victory_points_on_table(p),
                     "secured_score": _secured_score(tuple(player["secured"]), len(player["dividends"])),
-                    "is_piker": s["piker"] == p,
-                    "won_a_card_this_round": s["won_this_round"][p],
+                    "is_piker": self.piker == p,
+                    "won_a_card_this_round": self.won_this_round[p],
                     "securing": status,
                 }
             )
-        face_down_discards = sum(1 for d in s["discard"] if not d["face_up"])
+        face_down_discards = sum(1 for d in self.discard if not d["face_up"])
         view: dict[str, Any] = {
             "game": self.name,
             "seats": self.seat_count,
             "you": None,
-            "round": s["round"],
+            "round": self.round,
             "rounds": ROUNDS,
             "step": step,
             "step_number": STEP_NUMBERS.get(step),
             "step_name": STEP_NAMES.get(step),
             "to_act": self.acting_seats(),
-            "turn": s["turn"] if step == "invest" else None,
-            "first_player": s["first_player"],
-            "piker": s["piker"],
+            "turn": self.turn if step == "invest" else None,
+            "first_player": self.first_player,
+            "piker": self.piker,
             "market": self._market_view(None),
             "after_market": {
                 "spots": after_market_spots(self.seat_count),
                 "open": self._after_market_open(),
-                "dice": [{"seat": owner, "pips": value} for owner, value in s["after_market"]],
+                "dice": [{"seat": owner, "pips": value} for owner, value in self.after_market],
             },
             "players": players,
-            "deck": len(s["deck"]),
+            "deck": len(self.deck),
             "discard": {
-                "face_up": [face(d["card"]) for d in s["discard"] if d["face_up"]],
+                "face_up": [face(d["card"]) for d in self.discard if d["face_up"]],
                 "face_down": face_down_discards,
             },
-            "history": [_copy_round_record(entry) for entry in s["log"]],
+            "history": [_copy_round_record(entry) for entry in self.log],
         }
-        if s["result"] is not None:
-            view["final"] = copy.deepcopy(s["result"])
+        if self.result is not None:
+            view["final"] = copy.deepcopy(self.result)
         return view
 
     def _kept_view(self, card: str) -> dict[str, Any]:
         when = CARDS[card]["when"]
-        step = self.s["step"]
+        step = self.step
         return {
             "card": face(card),
             "when": when,
@@ -965,13 +1010,12 @@ class Piker(Game):
         }
 
     def _decision_view(self, seat: int) -> dict[str, Any]:
-        s = self.s
-        step = s["step"]
+        step = self.step
         if step == "after_market":
-            sec = s["securing"]
+            sec = self.securing
             buyouts = self._buyouts_free(seat)
             chosen = {p["card"] for p in sec["pending"][seat]}
-            open_cards = [c for c in s["players"][seat]["unsecured"] if c not in chosen]
+            open_cards = [c for c in self.players[seat]["unsecured"] if c not in chosen]
             return {
                 "kind": "secure",
                 "after_market_dice": list(sec["dice"][seat]),
@@ -985,87 +1029,86 @@ class Piker(Game):
         if step in ("extra_capital", "insider_tip", "hostile_takeover"):
             return {"kind": step, "card": CARDS[self._kind_for_step(step)]["name"], "may_keep": True}
         if step == "bull_run":
-            return {"kind": "bull_run", "choose_from": list(s["players"][seat]["unsecured"])}
+            return {"kind": "bull_run", "choose_from": list(self.players[seat]["unsecured"])}
         if step == "extra_card":
-            return {"kind": "extra_card", "deck": len(s["deck"])}
+            return {"kind": "extra_card", "deck": len(self.deck)}
         return {"kind": step}
 
     def suggested_allocation(self, seat: int) -> list[dict[str, Any]]:
         """The best allocation of the seat's After Market dice left (securing.best_allocation), [] outside it."""
-        s = self.s
-        if s["step"] != "after_market" or seat not in s["securing"]["deciding"] or seat in s["securing"]["done"]:
+        if self.step != "after_market" or seat not in self.securing["deciding"] or seat in self.securing["done"]:
             return []
-        sec = s["securing"]
+        sec = self.securing
         chosen = [p["card"] for p in sec["pending"][seat]]
-        open_cards = [c for c in s["players"][seat]["unsecured"] if c not in chosen]
-        secured = s["players"][seat]["secured"] + chosen  # chosen cards will be secured at the reveal
+        open_cards = [c for c in self.players[seat]["unsecured"] if c not in chosen]
+        secured = self.players[seat]["secured"] + chosen  # chosen cards will be secured at the reveal
         best = _best_allocation(tuple(open_cards), tuple(sec["dice"][seat]), self._buyouts_free(seat), tuple(secured))
         return [{"card": card, "dice": list(dice), "leveraged_buyouts": used} for card, dice, used in best]
 
     # ------------------------------------------------------------------ invariants
 
     def check_invariants(self) -> list[str]:
-        s = self.s
         problems = []
-        places: list[str] = list(s["deck"])
-        places += [slot["card"] for slot in s["market"] if slot["outcome"] is None]
-        if s["bull_run"] is not None:
+        places: list[str] = list(self.deck)
+        places += [slot["card"] for slot in self.market if slot["outcome"] is None]
+        if self.bull_run is not None:
             places.append(BULL_RUN)  # won, waiting for its winner to pick the card it secures
-        places += [d["card"] for d in s["discard"]]
-        for player in s["players"]:
+        places += [d["card"] for d in self.discard]
+        for player in self.players:
             places += player["unsecured"] + player["secured"] + player["dividends"] + player["kept"]
         counts = Counter(places)
         if len(places) != len(DECK) or set(counts) != set(DECK):
             missing = sorted(set(DECK) - set(counts))
             extra = sorted(c for c, n in counts.items() if n > 1)
             problems.append(f"the 48 cards are not conserved: {len(places)} held, missing {missing}, twice {extra}")
-        for index, slot in enumerate(s["market"]):
-            if slot["outcome"] is None and slot["card"] in s["deck"]:
+        for index, slot in enumerate(self.market):
+            if slot["outcome"] is None and slot["card"] in self.deck:
                 problems.append(f"market slot {index} holds a card still in the deck")
-        for seat, player in enumerate(s["players"]):
+        for seat, player in enumerate(self.players):
             if not all(is_investment(c) for c in player["unsecured"] + player["secured"]):
                 problems.append(f"seat {seat} holds a Market Volatility card among its investment cards")
             if not all(volatility_kind(c) == DIVIDEND for c in player["dividends"]):
                 problems.append(f"seat {seat} has a non-Dividend card among its Dividends")
             if not all(volatility_kind(c) in KEPT_KINDS for c in player["kept"]):
                 problems.append(f"seat {seat} keeps a card that acts at once")
-            placed = sum(1 for slot in s["market"] for owner, _ in slot["bids"] if owner == seat)
-            placed += sum(1 for owner, _ in s["after_market"] if owner == seat)
-            if len(s["hands"][seat]) + placed != s["dice_this_round"][seat]:
+            placed = sum(1 for slot in self.market for owner, _ in slot["bids"] if owner == seat)
+            placed += sum(1 for owner, _ in self.after_market if owner == seat)
+            if len(self.hands[seat]) + placed != self.dice_this_round[seat]:
                 problems.append(
-                    f"seat {seat}'s dice are not accounted for: {len(s['hands'][seat])} unplaced + {placed} placed "
-                    f"!= {s['dice_this_round'][seat]} rolled"
+                    f"seat {seat}'s dice are not accounted for: {len(self.hands[seat])} unplaced + {placed} placed "
+                    f"!= {self.dice_this_round[seat]} rolled"
                 )
-            if any(not 1 <= d <= 6 for d in s["hands"][seat]):
+            if any(not 1 <= d <= 6 for d in self.hands[seat]):
                 problems.append(f"seat {seat} has a die that is not 1-6")
-            if s["securing"] is not None:
-                sec = s["securing"]
+            if self.securing is not None:
+                sec = self.securing
                 spent = [d for p in sec["pending"][seat] for d in p["dice"]]
-                am = [pips for owner, pips in s["after_market"] if owner == seat]
+                am = [pips for owner, pips in self.after_market if owner == seat]
                 if Counter(spent + sec["dice"][seat]) != Counter(am):
                     problems.append(f"seat {seat}'s After Market dice are not accounted for")
-        if len(s["after_market"]) > after_market_spots(self.seat_count):
+        if len(self.after_market) > after_market_spots(self.seat_count):
             problems.append("the After Market holds more dice than it has spots")
-        if not 1 <= s["round"] <= ROUNDS:
-            problems.append(f"round {s['round']} is outside 1..{ROUNDS}")
-        if s["step"] == "invest" and (s["turn"] is None or not s["hands"][s["turn"]]):
+        if not 1 <= self.round <= ROUNDS:
+            problems.append(f"round {self.round} is outside 1..{ROUNDS}")
+        if self.step == "invest" and (self.turn is None or not self.hands[self.turn]):
             problems.append("it is a seat's turn to invest but it has no die")
-        if s["step"] != "over" and not self.acting_seats():
+        if self.step != "over" and not self.acting_seats():
             problems.append("the game waits for nobody but is not over")
-        if s["step"] == "over" and s["result"] is None:
+        if self.step == "over" and self.result is None:
             problems.append("the game is over without a result")
         return problems
 
-    _HANDLERS = {
-        "place_die": (("invest",), "_place_die"),
-        "secure": (("after_market",), "_secure"),
-        "finish_securing": (("after_market",), "_finish_securing"),
-        "bull_run": (("bull_run",), "_choose_bull_run"),
-        "play_extra_capital": (("extra_capital",), "_play_extra_capital"),
-        "play_insider_tip": (("insider_tip",), "_play_insider_tip"),
-        "play_hostile_takeover": (("hostile_takeover",), "_play_hostile_takeover"),
-        "keep_card": (("extra_capital", "insider_tip", "hostile_takeover"), "_keep_card"),
-        "extra_card": (("extra_card",), "_extra_card"),
+    # the steps in which each action may be sent (piker.md's six steps and the decisions inside them)
+    _STEPS_FOR_ACTION = {
+        "place_die": ("invest",),
+        "secure": ("after_market",),
+        "finish_securing": ("after_market",),
+        "bull_run": ("bull_run",),
+        "play_extra_capital": ("extra_capital",),
+        "play_insider_tip": ("insider_tip",),
+        "play_hostile_takeover": ("hostile_takeover",),
+        "keep_card": ("extra_capital", "insider_tip", "hostile_takeover"),
+        "extra_card": ("extra_card",),
     }
 
 
