@@ -96,7 +96,7 @@ function logLines(module, events, info) {
 }
 
 export function SeatStrip({ info, view, module, acting, presence = true }) {
-  return html`<ul class="seat-strip" aria-label="Players">
+  return html`<ul class="seat-strip" aria-label="Players" tabindex="0">
     ${info.seats.map((seat) => {
       const mine = seat.seat === info.my_seat;
       const turn = acting.includes(seat.seat);
