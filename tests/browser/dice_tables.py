@@ -16,7 +16,7 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from tests.browser.helpers import Player, table_version
+from tests.browser.helpers import Player, table_version, wait_for_table_change
 
 FELT_REFUSAL = ".felt .error-note:not(.empty)"
 
@@ -50,18 +50,7 @@ async def start_vs_bots(player: Player, game: str, title: str, seats: int, *, le
 
 
 async def wait_for_change(page: Page, before: int, played: Played, timeout: float = 10.0) -> None:
-    """After a move: wait until it is acknowledged and the table shows a newer version, or it is refused."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if await page.locator('.table-shell[data-busy="false"]').count():
-            if await table_version(page) > before:
-                return
-            refusal = page.locator(FELT_REFUSAL)
-            if await refusal.count():
-                played.refusals.append(await refusal.inner_text())
-                return
-        await asyncio.sleep(0.03)
-    raise AssertionError(f"the table did not move on from version {before}")
+    await wait_for_table_change(page, before, played.refusals, refusal=FELT_REFUSAL, timeout=timeout)
 
 
 async def _first_time(player: Player, played: Played, kind: str, shoot: bool) -> None:

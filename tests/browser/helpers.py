@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from playwright.async_api import BrowserContext, ConsoleMessage, Error as PlaywrightError, Locator, Page, Playwright
 
+from tests.support.waiting import eventually
+
 CHROMIUM_SETTING = "TABLESTAKES_CHROMIUM"  # a Chrome or Chromium binary chosen by hand: looked at first
 # Then the system's own, in this order: Debian's package (what CI installs), other Linux names, macOS applications.
 SYSTEM_CHROMIUMS = (
@@ -214,19 +216,29 @@ async def table_version(page: Page) -> int:
     return int(value) if value is not None else -1
 
 
+async def wait_for_table_change(page: Page, before: int, refusals: list[str], *, refusal: str,
+                                timeout: float = 8.0) -> None:
+    """After a move: wait until it is acknowledged and the table shows a newer version, or it is refused (the
+    refusal's words, found at the `refusal` selector, are added to `refusals`)."""
+    async def moved_or_refused() -> bool:
+        if not await page.locator('.table-shell[data-busy="false"]').count():
+            return False
+        if await table_version(page) > before:
+            return True
+        note = page.locator(refusal)
+        if await note.count():
+            refusals.append(await note.inner_text())
+            return True
+        return False
+
+    try:
+        await eventually(moved_or_refused, timeout)
+    except AssertionError:
+        raise AssertionError(f"the table did not move on from version {before}") from None
+
+
 async def _wait_for_change(page: Page, before: int, stats: PlayStats, timeout: float = 8.0) -> None:
-    """After a move: wait until it is acknowledged and the table shows a newer version, or it is refused."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if await page.locator('.table-shell[data-busy="false"]').count():
-            if await table_version(page) > before:
-                return
-            refusal = page.locator(".pika .error-note:not(.empty)")
-            if await refusal.count():
-                stats.refusals.append(await refusal.inner_text())
-                return
-        await asyncio.sleep(0.03)
-    raise AssertionError(f"the table did not move on from version {before}")
+    await wait_for_table_change(page, before, stats.refusals, refusal=".pika .error-note:not(.empty)", timeout=timeout)
 
 
 @dataclass

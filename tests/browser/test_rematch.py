@@ -12,6 +12,7 @@ import pytest
 from tests.browser.dice_tables import play_stakes
 from tests.browser.helpers import DESKTOP, PHONE, Player, open_player, sign_up
 from tests.support.live import live_server
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.browser
 
@@ -128,16 +129,17 @@ async def test_two_friends_finish_a_game_and_rematch_at_the_same_seats(browser_s
             await guest.shot("rematch-table")
 
             mover = None
-            for _ in range(400):
+
+            async def someone_may_flip() -> bool:
+                nonlocal mover
                 for player in (host, guest):
                     if await player.page.locator(".turn-bar.turn-mine").count() and await player.page.locator(
                             ".stakes-controls").get_by_role("button", name="Flip a card").count():
                         mover = player
-                        break
-                if mover:
-                    break
-                await asyncio.sleep(0.05)
-            assert mover is not None, "nobody got a turn at the new table"
+                        return True
+                return False
+
+            await eventually(someone_may_flip, timeout=20)  # nobody got a turn at the new table, else
             before = new.version
             await mover.page.locator(".stakes-controls").get_by_role("button", name="Flip a card").click()
             await mover.page.locator(f'.table-shell[data-busy="false"]:not([data-version="{before}"])').wait_for()

@@ -4,7 +4,6 @@ frame their socket receives), and learns only that the cards went back in an ord
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 
@@ -14,6 +13,7 @@ from app.games.stakes.game import Stakes
 from tests.browser.dice_tables import stakes_put_on_top
 from tests.browser.helpers import DESKTOP, PHONE, open_player, sign_up
 from tests.support.live import live_server
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.browser
 
@@ -81,15 +81,16 @@ async def test_the_peek_dialog_shows_for_the_peeker_only(browser_settings, playw
                 return button if await button.count() else None
 
             peeker = other = None
-            for _ in range(400):
+
+            async def someone_may_flip() -> bool:
+                nonlocal peeker, other
                 for player, rival in ((host, guest), (guest, host)):
                     if await flip_button(player):
                         peeker, other = player, rival
-                        break
-                if peeker:
-                    break
-                await asyncio.sleep(0.05)
-            assert peeker is not None, "neither person got a turn"
+                        return True
+                return False
+
+            await eventually(someone_may_flip, timeout=20)  # neither person got a turn, else
             jack = stakes_put_on_top(table.game, "J")
             assert jack is not None
             await (await flip_button(peeker)).click()

@@ -39,8 +39,8 @@ STEP_LIMIT = 1500
 
 EXPECTED = {
     "pika": "be03b3fb469e0813e9128e2a2ecfad5a3bb1eeae9fe0bdc97a374e09923c0843",
-    "stakes": "c582a4162a29cd66b4fc81bd693ca61947996bafb27e58223f8b8ed1f204c836",
-    "kapern": "0af227e72843bfe2d7909f0c7cdc2b1698b959ac6f8271482ac6165947fe412a",
+    "stakes": "2744b74306f4fccb799bd48781167541494516cb7741122ffddba7d7b241cf48",
+    "kapern": "f8db6b1b40ab727803df0e96fba36b439ecfce700a993aeddf4ec918cdfa277b",
     "piker": "516aa69f457a8964d6cfe40ddc6baebb63003469b64d54ebb6cbf49dd307fa81",
 }
 

@@ -15,6 +15,7 @@ DICE = 8
 # Skull Island; a Shipwreck turn has two rolls at most.
 DISQUALIFYING_SKULLS = 3
 SMALLEST_REROLL = 2
+GUARDIAN_SKULLS = 1  # kapern.md: the Guardian rerolls one skull (once per turn)
 SKULL_ISLAND_SKULLS = 4
 SHIPWRECK_ROLLS = 2
 PLURAL = {

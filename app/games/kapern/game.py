@@ -39,6 +39,7 @@ from app.games.kapern.cards import (
     DISQUALIFYING_SKULLS,
     FACES,
     GUARDIAN,
+    GUARDIAN_SKULLS,
     PEACE,
     SABER,
     SHIPWRECK,
@@ -290,7 +291,7 @@ class Kapern(Game):
                 raise IllegalAction("skull_locked", "skulls are set aside and may not be rerolled")
             if t["guardian_used"]:
                 raise IllegalAction("guardian_used", "the Guardian rerolls one skull once per turn, and it is used")
-            if len(skulls) > 1:
+            if len(skulls) > GUARDIAN_SKULLS:
                 raise IllegalAction("one_skull_only", "the Guardian rerolls a single skull")
             return dice  # kapern.md: a Guardian reroll of that single skull alone is allowed
         if t["rescue"]:
@@ -516,6 +517,7 @@ class Kapern(Game):
             "opponents_lose_per_skull": skull_island_loss(t["card"]),  # on Skull Island
             "peace_loss_per_saber": PEACE_PENALTY,
             "shipwreck_points_each": SHIPWRECK_VALUE,
+            "guardian_skulls": GUARDIAN_SKULLS,  # how many skulls the Guardian rerolls
         }
 
     def _turn_view(self) -> dict[str, Any]:

@@ -23,7 +23,7 @@ Nothing else draws randomness: a Nudge, a Peek's order, banking and pressure are
 Turn order: seats are numbered clockwise, so "passes to the left" is seat + 1.
 
 What a seat sees (stakes.md, "What each player may see"): the whole table, never the deck order. The view carries
-`center_dice`, `target`, `target_base` (the rule's + 10, so the client restates no rule number), `pot`, `players`
+`center_dice`, `target`, `target_base` (the rule's + 10) and `exact_bonus` (so the client restates no rule number), `pot`, `players`
 (row, total, status live/banked/busted, leverage dice, shields, first turn, exact bank, and round scores plus game
 total, or round wins in the Duel), `turn`, `round`, `first_turn` (this
 seat's), `pending` (a Peek order or a Nudge owed; the Peek's cards only for the peeker), `deck_size`,
@@ -581,6 +581,7 @@ class Stakes(Game):
             "center_dice": dict(self.center),
             "target": self.target,
             "target_base": TARGET_BASE,  # stakes.md: target = die A + die B + this
+            "exact_bonus": EXACT_BONUS,  # stakes.md: points added for banking exactly on the target
             "pot": self.pot,
             "dice_dealt": self.dice_dealt,
             "turn": self.turn,

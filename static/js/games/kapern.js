@@ -180,7 +180,7 @@ function DiceArea({ turn, legal, mine, act, busy }) {
   let why = '';
   if (mine && !first && !single && chosen.length && !rollAction) {
     const skulls = chosen.filter((d) => turn.dice[d].face === 'skull');
-    if (skulls.length > 1) why = 'The Guardian rerolls one skull only.';
+    if (skulls.length > turn.rules.guardian_skulls) why = `The Guardian rerolls ${plural(turn.rules.guardian_skulls, 'skull')} only.`;
     else if (turn.phase === 'guardian_rescue' && !skulls.length) why = 'With three skulls, only a reroll that includes one skull keeps you in the turn.';
     else if (chosen.length < turn.rules.fewest_to_reroll && !skulls.length) {
       why = `Choose at least ${plural(turn.rules.fewest_to_reroll, 'die', 'dice')}: a single die is never rerolled alone.`;

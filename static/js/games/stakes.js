@@ -303,7 +303,7 @@ function Controls({ view, legal, me, act, busy, name }) {
     ${outlook && html`<p class=${`outlook${outlook.risk >= 0.5 ? ' outlook-high' : ''}`}>Flip: ${outlook.text}</p>`}
     ${exact && html`<p class="outlook">Banking now hits the target exactly: ${duel
       ? 'you take a leverage die from your opponent and pay no pressure.'
-      : `+5 points${view.pot ? ' and a die back from the pot' : ''}.`}</p>`}
+      : `+${view.exact_bonus} points${view.pot ? ' and a die back from the pot' : ''}.`}</p>`}
     ${twists.map((t) => twistOutlook(view, me, t.die, name)).filter(Boolean).map((text) => html`<p class="outlook" key=${text}>${text}</p>`)}
     ${twists.length > 0 && twists.every((t) => !twistOutlook(view, me, t.die, name)) && html`<p class="outlook">No Twist can bust anyone now.</p>`}
     ${twists.length > 0 && html`<p class="controls-note">A Twist costs one of your ${plural(player.dice, 'leverage die', 'leverage dice')}${' '}
