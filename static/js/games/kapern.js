@@ -222,13 +222,10 @@ function DiceArea({ turn, legal, mine, act, busy }) {
   else if (turn.phase === 'skull_island') stopLabel = 'Leave Skull Island';
   else if (turn.stop_now) stopLabel = `Stop: ${signed(turn.stop_now.points)}`;
 
+  // Treasure Island's chest comes under the moves: its buttons already sit under each die, and the moves stay in
+  // reach on a phone.
   return html`<div class="kdice-area">
     <ul class="kdice" aria-label="The eight dice">${shown.map(renderDie)}</ul>
-    ${turn.treasure_island && html`<div class="kchest" aria-label="Treasure Island">
-      <p class="kchest-title"><strong>Treasure Island</strong> <span class="muted">· dice here are not rolled and score even if you are disqualified</span></p>
-      ${onChest.length ? html`<ul class="kdice kdice-chest">${onChest.map(renderDie)}</ul>`
-        : html`<p class="muted">No dice on the chest.</p>`}
-    </div>`}
     ${mine && html`<div class="kcontrols" role="group" aria-label="Your move">
       ${first && single && html`<button type="button" class="btn btn-big btn-gold" disabled=${busy} onClick=${() => act(single)}>
         Roll the eight dice</button>`}
@@ -247,6 +244,11 @@ function DiceArea({ turn, legal, mine, act, busy }) {
         ? 'Tap the dice to roll (any number): the roll must add a skull.'
         : turn.phase === 'guardian_rescue' ? 'Tap one skull (and any other dice) to reroll it with the Guardian.'
         : `Tap the dice to reroll (${turn.rules.fewest_to_reroll} or more; skulls stay${turn.guardian?.available ? ', except one with the Guardian' : ''}).`}</p>`}
+    </div>`}
+    ${turn.treasure_island && html`<div class="kchest" aria-label="Treasure Island">
+      <p class="kchest-title"><strong>Treasure Island</strong> <span class="muted">· dice here are not rolled and score even if you are disqualified</span></p>
+      ${onChest.length ? html`<ul class="kdice kdice-chest">${onChest.map(renderDie)}</ul>`
+        : html`<p class="muted">No dice on the chest.</p>`}
     </div>`}
   </div>`;
 }
