@@ -7,6 +7,8 @@ Guardian when three skulls show. Plans use no randomness.
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from app.games.base import Action, Bot, View
 from app.games.kapern.bots import (
     _STOP,
@@ -45,8 +47,9 @@ class KapernPlan(Bot):
             junk = list(turn.free)
         return _arrange_chest_then(turn, junk, legal)
 
+    @abstractmethod
     def stops(self, turn: _Turn, points: int) -> bool:
-        raise NotImplementedError
+        """Whether this plan stops now, holding `points` if it does (each plan says when)."""
 
 
 class TwoSkullsThenStop(KapernPlan):

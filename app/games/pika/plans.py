@@ -7,6 +7,8 @@ colour).
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from app.games.base import Action, Bot, View
 from app.games.pika.bots import _find, _pika_call, _plays, _with_colour
 from app.games.pika.cards import CODE, DRAW_TWO, FIRST_BLACK, RANK_OF, REVERSE, SKIP, WILD_FOUR
@@ -40,8 +42,9 @@ class PikaPlan(Bot):
             return _with_colour(plays[card], _colour_held_most(rest))
         return plays[card][0]
 
+    @abstractmethod
     def preference(self, card: int) -> int:
-        raise NotImplementedError
+        """How much this plan wants to play `card` (the highest is played)."""
 
 
 class AttackFirst(PikaPlan):

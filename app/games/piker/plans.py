@@ -8,6 +8,7 @@ bot that holds wins more than these do. Plans are deterministic: they use no ran
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import Any
 
 from app.games.base import Action, Bot, View
@@ -85,8 +86,9 @@ class Plan(Bot):
         action = self.place(view, hand)
         return action if action in legal else leftover(view, hand)
 
+    @abstractmethod
     def place(self, view: View, hand: list[int]) -> Action:
-        raise NotImplementedError
+        """Where this plan puts a die in the invest step, from its dice `hand` (sorted)."""
 
 
 class AfterMarketFirst(Plan):
