@@ -250,26 +250,25 @@ class TableStore:
             )
             await self._pay(session, table, outcome.placings, rewards)
             title = get_game(table.game_name).title
-            session.add(
-                GameRecord(
-                    id=table.id,
-                    game=table.game_name,
-                    mode=table.mode,
-                    options=table.options,
-                    seats=[
-                        {"kind": s.kind, "name": s.name, "user_id": s.user_id,
-                         "bot_level": s.bot_level if s.is_bot else None, "left": s.left()}
-                        for s in table.seats
-                    ],
-                    seed=table.seed_hex,
-                    action_log=table.action_log,
-                    placings=list(outcome.placings),
-                    scores=outcome.scores,
-                    rewards={str(seat): reward.as_dict() for seat, reward in enumerate(rewards)},
-                    started_at=datetime.fromisoformat(table.meta["started_at"]) if "started_at" in table.meta else now,
-                    finished_at=now,
-                )
+            record = GameRecord(
+                id=table.id,
+                game=table.game_name,
+                mode=table.mode,
+                options=table.options,
+                seats=[
+                    {"kind": s.kind, "name": s.name, "user_id": s.user_id,
+                     "bot_level": s.bot_level if s.is_bot else None, "left": s.left()}
+                    for s in table.seats
+                ],
+                seed=table.seed_hex,
+                action_log=table.action_log,
+                placings=list(outcome.placings),
+                scores=outcome.scores,
+                rewards={str(seat): reward.as_dict() for seat, reward in enumerate(rewards)},
+                started_at=datetime.fromisoformat(table.meta["started_at"]) if "started_at" in table.meta else now,
+                finished_at=now,
             )
+            session.add(record)
             await session.flush()
             for seat, player in enumerate(table.seats):
                 if player.user_id is None:
@@ -284,9 +283,7 @@ class TableStore:
             for listener in self.settlement.settled_listeners:
                 await listener(session, table, rewards, title)
             # What the listeners added to the rewards (a rating's change) is kept with the record too.
-            record = await session.get(GameRecord, table.id)  # the one added above (no query)
-            if record is not None:
-                record.rewards = {str(seat): reward.as_dict() for seat, reward in enumerate(rewards)}
+            record.rewards = {str(seat): reward.as_dict() for seat, reward in enumerate(rewards)}
         return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
 
     async def abandon(self, table: TableActor, reason: str) -> int:

@@ -117,6 +117,12 @@ MEDIUM_TIER_WORTH = {BLUE_CHIP: 2.0, GROWTH: 3.5, SPECULATIVE: 4.0}
 MEDIUM_TIER_NEED = {BLUE_CHIP: 4, GROWTH: 7, SPECULATIVE: 7}  # pips to keep in the After Market per card won
 
 
+def richest_takeover(legal: list[Action]) -> Action:
+    """Hostile Takeover: take the offered card worth the most victory points."""
+    return max((a for a in legal if a["type"] == "play_hostile_takeover"),
+               key=lambda a: CARDS[a["card"]]["victory_points"])
+
+
 class MediumBot(Bot):
     level = "medium"
 
@@ -127,11 +133,7 @@ class MediumBot(Bot):
         if choice is not None:
             return choice
         if view["step"] == "hostile_takeover":
-            target = max(
-                (a for a in legal if a["type"] == "play_hostile_takeover"),
-                key=lambda a: CARDS[a["card"]]["victory_points"],
-            )
-            return target
+            return richest_takeover(legal)
         return self.place(view, legal)
 
     def place(self, view: View, legal: list[Action]) -> Action:

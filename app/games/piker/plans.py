@@ -12,8 +12,8 @@ from abc import abstractmethod
 from typing import Any
 
 from app.games.base import Action, Bot, View
-from app.games.piker.bots import common_choice
-from app.games.piker.cards import BLUE_CHIP, CARDS, GROWTH, SPECULATIVE
+from app.games.piker.bots import common_choice, richest_takeover
+from app.games.piker.cards import BLUE_CHIP, GROWTH, SPECULATIVE
 
 TIER_RANK = {BLUE_CHIP: 0, GROWTH: 1, SPECULATIVE: 2}
 TIER_SECURE_NEED = {BLUE_CHIP: 4, GROWTH: 7, SPECULATIVE: 11}  # about the secure value a card of the tier asks
@@ -78,10 +78,7 @@ class Plan(Bot):
         if choice is not None:
             return choice
         if view["step"] == "hostile_takeover":
-            return max(
-                (a for a in legal if a["type"] == "play_hostile_takeover"),
-                key=lambda a: CARDS[a["card"]]["victory_points"],
-            )
+            return richest_takeover(legal)
         hand = sorted(view["my_dice"])
         action = self.place(view, hand)
         return action if action in legal else leftover(view, hand)
