@@ -164,7 +164,11 @@ async def test_pika_hand_stays_put_when_a_stack_lands_a_card_is_drawn_or_the_pic
 
             # I take it; the bot stops stacking. Drawing a playable card: the pile and my hand stay put.
             set_pika_hand(table.game, 1, cards_of_other_colours(table.game, "none", "x-x", 5, seat=1))
+            before_take = table.version
             await page.get_by_role("button", name=TAKE).click()
+            # The bot plays between my take and my next turn: arrange only once the server waits on me again (a
+            # page still showing the turn before the take would let the bot's move undo the arrangement).
+            await eventually(lambda: table.game.acting_seats() == [0] and table.version > before_take)
             await my_turn(page)
             await quiet(page)
             await arrange_drawable(server, table_id)
@@ -180,9 +184,11 @@ async def test_pika_hand_stays_put_when_a_stack_lands_a_card_is_drawn_or_the_pic
             if viewport == LAPTOP:  # one row: the cards I had are where they were (wrapping may add a row on a phone)
                 assert [box[1] for box in (await boxes_of(page, cards))[:9]] == [box[1] for box in first_cards]
             await player.shot("card-drawn")
+            before_keep = table.version
             await page.get_by_role("button", name="Keep it").click()
 
             # The colour picker opens over the piles: my hand does not move.
+            await eventually(lambda: table.game.acting_seats() == [0] and table.version > before_keep)
             await my_turn(page)
             await quiet(page)
             await arrange_joker(server, table_id)
