@@ -11,6 +11,8 @@ overwriting each other, and readers still read a consistent snapshot.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -129,6 +131,14 @@ class _WriterQueue:
             self._lock = asyncio.Lock()
         return self._lock
 
+    async def line_up(self) -> None:
+        """Wait for this process's write turn (release it with `lock.release()`); refused like a busy SQLite."""
+        try:
+            await asyncio.wait_for(self.lock.acquire(), self.timeout_seconds)
+        except TimeoutError:
+            raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked (writers' queue)")) \
+                from None
+
 
 class QueuedWriteSession(AsyncSession):
     """An AsyncSession that takes its place in the writers' queue before its first statement (SQLite only)."""
@@ -139,11 +149,7 @@ class QueuedWriteSession(AsyncSession):
 
     async def _line_up(self) -> None:
         if not self._in_line:
-            try:
-                await asyncio.wait_for(self.writers.lock.acquire(), self.writers.timeout_seconds)
-            except TimeoutError:
-                raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked (writers' queue)")) \
-                    from None
+            await self.writers.line_up()
             self._in_line = True
 
     def _leave(self) -> None:
@@ -197,6 +203,22 @@ def create_sessionmaker(engine: AsyncEngine, busy_timeout_ms: int = 30_000) -> a
                              {"writers": _WriterQueue(busy_timeout_ms / 1000)})
         return async_sessionmaker(engine, class_=session_class, expire_on_commit=False, autoflush=False)
     return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
+
+
+@asynccontextmanager
+async def sqlite_writer(engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[Any]:
+    """SQLite only: the driver's own connection (aiosqlite) of a pooled connection, in this process's write turn
+    (_WriterQueue). For a hot write of a few statements: each aiosqlite call is one trip to its thread, where the
+    same statements through a session cost three or four trips each and the ORM's bookkeeping. The caller runs
+    `BEGIN IMMEDIATE` and ends its transaction itself (the pool rolls back whatever it left open)."""
+    writers: _WriterQueue = sessionmaker.class_.writers
+    await writers.line_up()
+    try:
+        async with engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            yield raw.driver_connection
+    finally:
+        writers.lock.release()
 
 
 def create_reader(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
