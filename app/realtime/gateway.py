@@ -13,6 +13,7 @@ import logging
 import time
 import uuid
 from collections import deque
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -72,14 +73,36 @@ class Connection:
             self._request_close(protocol.CLOSE_TOO_SLOW, "too slow", drop_pending=True)
             return
         self._pending.append(text)
-        self._wake_writer()
+        if self._writer is None:
+            self._send_now()
+
+    def _send_now(self) -> None:
+        """Hand what is queued to the socket at once while it takes it without waiting (the usual case: no task and
+        no turn of the event loop per message); the first send that has to wait goes on in a writer task, which
+        then sends the rest in order."""
+        while self._pending:
+            text = self._pending.popleft()
+            self.bytes_sent += len(text)
+            sending = self.websocket.send_text(text)
+            try:
+                waiting_on = sending.send(None)
+            except StopIteration:
+                continue
+            except Exception:  # the peer went away mid-send: the read loop sees the close and cleans up
+                self._pending.clear()
+                return
+            self._writer = asyncio.get_running_loop().create_task(self._write(sending, waiting_on),
+                                                                  name=f"ws-writer:{self.id}")
+            return
 
     def _wake_writer(self) -> None:
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write(), name=f"ws-writer:{self.id}")
 
-    async def _write(self) -> None:
+    async def _write(self, sending: Coroutine[Any, Any, None] | None = None, waiting_on: Any = None) -> None:
         try:
+            if sending is not None:
+                await _go_on(sending, waiting_on)
             while self._pending:
                 text = self._pending.popleft()
                 self.bytes_sent += len(text)
@@ -109,6 +132,27 @@ class Connection:
                 await asyncio.wait_for(asyncio.shield(writer), timeout)
             except (asyncio.TimeoutError, Exception):
                 writer.cancel()
+
+
+async def _go_on(coroutine: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+    """Run to its end, as a task would, a coroutine started by hand (`coroutine.send(None)`) that gave the event loop
+    `waiting_on` to wait for (a future, or None for a bare yield); a cancellation reaches it where it waits."""
+    while True:
+        try:
+            if waiting_on is None:
+                await asyncio.sleep(0)
+            else:
+                await asyncio.wait([waiting_on])
+        except BaseException as error:
+            try:
+                waiting_on = coroutine.throw(error)
+            except StopIteration:
+                return
+            continue
+        try:
+            waiting_on = coroutine.send(None)
+        except StopIteration:
+            return
 
 
 async def _refuse(websocket: WebSocket, code: int, error_code: str, message: str) -> None:
