@@ -73,9 +73,12 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 
 
 class Cluster:
-    def __init__(self, redis: Any, node_id: str):
+    def __init__(self, redis: Any, node_id: str, *, alone: bool = False):
         self.redis = redis
         self.node_id = node_id
+        # On the in-process Redis (memory://) no other node can hear us: broadcasts, which this node ignores itself,
+        # are not published.
+        self.alone = alone
         self.channel = node_channel(node_id, redis)
         self.broadcast_channel = broadcast_channel(redis)
         self.handlers: dict[str, Handler] = {}  # request or broadcast kind -> coroutine(message)
@@ -173,6 +176,8 @@ class Cluster:
             self._waiting.pop(request_id, None)
 
     async def broadcast(self, kind: str, **data: Any) -> None:
+        if self.alone:
+            return
         await self._publish(self.broadcast_channel, strict_json.dumps({"k": kind, "from": self.node_id, **data}))
 
     # ------------------------------------------------------------------------------------------- receiving

@@ -123,7 +123,7 @@ class Hub:
         sockets = list(self._by_user.get(user_id, ()))
         for connection in sockets:
             connection.deliver(message)
-        if everywhere and self.cluster is not None:
+        if everywhere and self.cluster is not None and not self.cluster.alone:
             self.keep(asyncio.get_running_loop().create_task(
                 self.cluster.broadcast("user", user=user_id, message=message)))
         return len(sockets)

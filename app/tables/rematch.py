@@ -158,8 +158,8 @@ class RematchService:
         redis, key = self.runtime.redis, KEY + table_id
         if await redis.hsetnx(key, "new_table", new_table_id()):
             await redis.expire(key, int(self.settings.rematch_wait_seconds) + 3600)
-        new_table = _text(await redis.hget(key, "new_table"))
-        status_now = _text(await redis.hget(key, "status")) or "pending"
+        new_table, status_now = (_text(value) for value in await redis.hmget(key, ["new_table", "status"]))
+        status_now = status_now or "pending"
         if staked and agree and status_now == "pending":
             # The stake is taken before the agreement counts, so a table never starts on a missing stake; it goes
             # back below if the agreement came too late.
@@ -178,9 +178,8 @@ class RematchService:
             raise RematchRefused("rematch_closed", "This rematch is over.")
         if int(decided):
             await self._close(finished, status)
-        else:
-            await self._tell(finished)
-        return await self.view(finished)
+            return await self.view(finished)
+        return await self._tell(finished)  # what everyone was told is the answer too
 
     async def tick(self) -> int:
         """Close the rematches whose wait ran out (on any node: the script hands each to one caller)."""
@@ -337,10 +336,13 @@ class RematchService:
             raise RematchRefused("not_seated", "You had no seat at that table.")
         return await self.view(finished)
 
-    async def _tell(self, finished: Finished) -> None:
-        message = {"type": "rematch", "data": await self.view(finished)}
+    async def _tell(self, finished: Finished) -> dict[str, Any]:
+        """Everyone who sat at the table hears the rematch as it is now; returns it."""
+        view = await self.view(finished)
+        message = {"type": "rematch", "data": view}
         for user_id in dict.fromkeys(finished.humans):
             self.realtime.hub.send_to_user(user_id, message)
+        return view
 
 
 def _seat(seat: dict[str, Any]) -> Seat:
