@@ -32,11 +32,20 @@ def _finite_float(text: str) -> float:
     return value
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)  # one for every call
+
+
 def loads(text: str | bytes) -> Any:
     """Parse JSON text; raises StrictJSONError (a ValueError) for invalid JSON, NaN/Infinity, overflowing numbers
     and absurd nesting."""
+    if not isinstance(text, str) and not isinstance(text, (bytes, bytearray)):
+        raise TypeError(f"the JSON object must be str, bytes or bytearray, not {type(text).__name__}")
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        if not isinstance(text, str):  # as json.loads does
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        if text.startswith("\ufeff"):
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        return _DECODER.decode(text)
     except StrictJSONError:
         raise
     except RecursionError:

@@ -20,7 +20,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from app.accounts.models import User
 from app.core.errors import AppError
@@ -291,12 +291,15 @@ class RematchService:
     # --- reading and telling ---------------------------------------------------------------------------
 
     async def _finished(self, table_id: str) -> Finished:
+        # The columns a rematch copies, not the whole rows (a record's action log, a live table's engine state).
         async with self.runtime.reader() as session:
-            record = await session.get(GameRecord, table_id)
-            row = await session.get(LiveTable, table_id)
+            record = (await session.execute(
+                select(GameRecord.id, GameRecord.game, GameRecord.mode, GameRecord.options, GameRecord.seats)
+                .where(GameRecord.id == table_id))).one_or_none()
+            data = await session.scalar(select(LiveTable.table).where(LiveTable.id == table_id))
         if record is None:
             raise RematchRefused("not_finished", "That table has not finished (or is not yours).")
-        data = row.table if row is not None else {}
+        data = data or {}
         timing = dict(data.get("timing") or {})
         if "bot_delay_seconds" in timing:
             timing["bot_delay_seconds"] = tuple(timing["bot_delay_seconds"])
