@@ -1,8 +1,9 @@
 """The realtime gateway: one WebSocket per player at /ws, carrying every table they sit at.
 
 The socket is accepted first and then checked (Origin, session cookie), so a refused client learns why from a
-specific close code instead of a bare handshake failure. Each socket has a bounded outbound queue, drained by a
-writer task while it holds anything: a table actor hands messages over without ever waiting on a slow client. The
+specific close code instead of a bare handshake failure. A message goes to the socket at once while the socket
+takes it without waiting (the usual case); once a send has to wait (a slow client), the socket's bounded outbound
+queue is drained by a writer task: a table actor hands messages over without ever waiting on a slow client. The
 sessions of open sockets are re-checked together, by one timer for the whole node (app/realtime/hub.py).
 """
 
