@@ -13,13 +13,80 @@ game and from every seat. The table's own system actions (deadlines) are trusted
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
+import annotated_types
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
 
 from app.games.base import IllegalAction
 
 SmallInt = Annotated[int, Field(ge=0, le=1000)]  # a count that no game comes near
+
+
+def _bounds(metadata: list[Any]) -> tuple[int | None, int | None, int | None, int | None] | None:
+    """(ge, le, min_length, max_length) from a field's constraints; None for any other constraint."""
+    ge = le = shortest = longest = None
+    for item in metadata:
+        if isinstance(item, annotated_types.Ge):
+            ge = item.ge
+        elif isinstance(item, annotated_types.Le):
+            le = item.le
+        elif isinstance(item, annotated_types.MinLen):
+            shortest = item.min_length
+        elif isinstance(item, annotated_types.MaxLen):
+            longest = item.max_length
+        else:
+            return None
+    return ge, le, shortest, longest
+
+
+def _exact_check(annotation: Any, metadata: list[Any]) -> Callable[[Any], bool] | None:
+    """A predicate that is true only for values the strict schema surely accepts, of exactly the plain types
+    (str, bool, int, list, None); None when the field has any other kind of type or constraint."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        inner = [m for arg in args[1:] for m in (arg.metadata if isinstance(arg, FieldInfo) else [arg])]
+        return _exact_check(args[0], [*metadata, *inner])
+    bounds = _bounds(metadata)
+    if bounds is None:
+        return None
+    ge, le, shortest, longest = bounds
+    if origin is Literal and all(type(arg) is str for arg in args) and bounds == (None, None, None, None):
+        allowed = frozenset(args)
+        return lambda value: type(value) is str and value in allowed
+    if annotation is bool and bounds == (None, None, None, None):
+        return lambda value: type(value) is bool
+    if annotation is int and shortest is None and longest is None:
+        low = -(2**63) if ge is None else ge
+        high = 2**63 - 1 if le is None else le
+        return lambda value: type(value) is int and low <= value <= high
+    if origin is Union and type(None) in args and len(args) == 2 and bounds == (None, None, None, None):
+        check = _exact_check(next(arg for arg in args if arg is not type(None)), [])
+        if check is None:
+            return None
+        return lambda value: value is None or check(value)
+    if origin is list and ge is None and le is None:
+        each = _exact_check(args[0], [])
+        if each is None:
+            return None
+        fewest = shortest or 0
+        most = 2**63 if longest is None else longest
+        return lambda value: type(value) is list and fewest <= len(value) <= most and all(map(each, value))
+    return None
+
+
+def _exact_fields(shape: type[BaseModel]) -> tuple[dict[str, tuple[Callable[[Any], bool], bool]], int] | None:
+    """Per field of `shape`: (its exact check, whether it is required), and the number of required fields; None
+    when a field has no exact check (that shape is always left to pydantic)."""
+    fields = {}
+    for name, field in shape.model_fields.items():
+        check = _exact_check(field.annotation, list(field.metadata))
+        if check is None:
+            return None
+        fields[name] = (check, field.is_required())
+    return fields, sum(required for _, required in fields.values())
 
 
 class ActionShape(BaseModel):
@@ -40,6 +107,10 @@ class ActionSchema:
             kind for kind, shape in zip(self.types, shapes)
             if not any(field.is_required() for name, field in shape.model_fields.items() if name != "type")
         )
+        # type -> its fields' exact checks: an action that passes them is one pydantic accepts, without the call
+        self._exact = {
+            kind: exact for kind, shape in zip(self.types, shapes) if (exact := _exact_fields(shape)) is not None
+        }
         union = shapes[0] if len(shapes) == 1 else Annotated[Union[shapes], Field(discriminator="type")]
         self._adapter: TypeAdapter[Any] = TypeAdapter(union)
 
@@ -52,6 +123,8 @@ class ActionSchema:
             raise IllegalAction("bad_action", "an action is an object with a \"type\" that is a string")
         if len(action) == 1 and kind in self._bare:
             return
+        if self._exactly_shaped(action, kind):
+            return
         if kind not in self.types:
             raise IllegalAction("bad_action", f"{self.title} has no action {kind[:40]!r}; the actions are "
                                               f"{', '.join(self.types)}")
@@ -61,6 +134,21 @@ class ActionSchema:
             first = error.errors(include_url=False)[0]
             where = ".".join(str(part) for part in first["loc"][1:]) or "action"
             raise IllegalAction("bad_action", f"{kind}: {where}: {first['msg'][:200]}") from None
+
+    def _exactly_shaped(self, action: dict[str, Any], kind: str) -> bool:
+        """True only for an action of plain, exact types that the schema accepts (any doubt: False, and pydantic
+        decides, with its message)."""
+        exact = self._exact.get(kind)
+        if exact is None:
+            return False
+        fields, required = exact
+        present = 0
+        for key, value in action.items():
+            spec = fields.get(key)
+            if spec is None or not spec[0](value):
+                return False
+            present += spec[1]
+        return present == required
 
     def json_schema(self) -> dict[str, Any]:
         return self._adapter.json_schema()

@@ -203,7 +203,7 @@ class Game(ABC):
            `out_of_turn_actions`; the table with a type not in `system_actions`).
         Then `apply_rules` checks the game's own rules and makes the move.
         """
-        if self.is_over:
+        if self.outcome() is not None:  # is_over, without the property's extra call
             raise IllegalAction("game_over", f"this game of {self.title} is over")
         if seat is None:
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):

@@ -16,6 +16,7 @@ import secrets
 import struct
 from collections import Counter
 from hashlib import blake2b
+from operator import lt, mod
 from typing import Any, Protocol, runtime_checkable
 
 _WORDS_PER_BLOCK = 8  # a 64-byte BLAKE2b digest gives eight 64-bit words
@@ -23,6 +24,9 @@ _WORD_BITS = 64
 _unpack_block = struct.Struct("<8Q").unpack  # a digest as eight little-endian 64-bit words
 # Rejection-sampling limits for small ranges, precomputed: shuffles of up to a 256-card deck ask for them in a loop.
 _SMALL_LIMITS = [0] + [(1 << _WORD_BITS) - ((1 << _WORD_BITS) % n) for n in range(1, 257)]
+# For a shuffle of up to 256 items: the ranges it asks for, in order (len, len - 1, ..., 2), and their limits.
+_SHUFFLE_RANGES = [tuple(range(size, 1, -1)) for size in range(257)]
+_SHUFFLE_LIMITS = [tuple(_SMALL_LIMITS[n] for n in ranges) for ranges in _SHUFFLE_RANGES]
 
 
 @runtime_checkable
@@ -99,8 +103,31 @@ class HashRandom:
         return self.randbelow(sides) + 1
 
     def shuffle(self, items: list) -> None:
-        # Fisher-Yates, drawing exactly the words randbelow(i + 1) would, with the word stream inlined: dealing a
-        # deck is most of the cost of starting a game.
+        # Fisher-Yates, drawing exactly the words randbelow(i + 1) would: dealing a deck is most of the cost of
+        # starting a game. A rejected word is rare (below 2**-56 for a 256-card deck), so the words one per swap are
+        # drawn in bulk and the swaps made from them; if one of them would be rejected, the step-by-step loop runs.
+        size = len(items)
+        if 1 < size <= 256:
+            need = size - 1
+            taken = self._words[self._next :]
+            block = self._block
+            while len(taken) < need:
+                taken += self._block_words(block)
+                block += 1
+            words = taken[:need]
+            if all(map(lt, words, _SHUFFLE_LIMITS[size])):
+                for i, j in zip(range(need, 0, -1), map(mod, words, _SHUFFLE_RANGES[size])):
+                    items[i], items[j] = items[j], items[i]
+                if block == self._block:  # within the block in use
+                    self._next += need
+                else:  # the last block drawn is the one in use, its last `len(taken) - need` words unread
+                    self._block = block
+                    self._words = taken[-_WORDS_PER_BLOCK:]
+                    self._next = _WORDS_PER_BLOCK - (len(taken) - need)
+                return
+        self._shuffle_step_by_step(items)
+
+    def _shuffle_step_by_step(self, items: list) -> None:
         words, next_word, block = self._words, self._next, self._block
         for i in range(len(items) - 1, 0, -1):
             n = i + 1

@@ -117,3 +117,41 @@ def test_every_number_option_has_a_range() -> None:
                 assert key in cls.option_ranges, f"{name} option {key} has no range"
                 low, high = cls.option_ranges[key]
                 assert low <= default <= high
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_exact_shape_shortcut_accepts_only_what_pydantic_accepts(name: str) -> None:
+    # ActionSchema skips pydantic for an action of plain, exact types that passes its own field checks: that
+    # shortcut must never let through an action pydantic would refuse, and every listed legal action takes it.
+    from pydantic import ValidationError
+
+    cls = get_game(name)
+    schema = cls.action_schema
+    if schema is None:
+        return
+    chooser = random.Random(f"exact:{name}")
+    game = cls.create(cls.min_seats, cls.check_options(cls.min_seats, {}), HashRandom(f"exact:{name}".encode()))
+    examples: list[dict] = []
+    for _ in range(400):
+        if game.is_over:
+            break
+        for seat in range(game.seat_count):
+            examples.extend(game.legal_actions(seat))
+        seat = chooser.choice(game.acting_seats())
+        game.apply(seat, chooser.choice(game.legal_actions(seat)))
+    for action in examples:
+        assert schema._exactly_shaped(action, action["type"]) or action["type"] not in schema._exact, action
+    odd_values = [None, True, False, 0, 1, -1, 6, 7, 64, 65, 1001, 2**70, 1.0, math.nan, math.inf, "", "x", "red",
+                  [], [1], [1, 2], [True], ["a"], {}, "card", "after_market"]
+    for action in examples:
+        for _ in range(30):
+            twisted = dict(action)
+            key = chooser.choice([*twisted, "extra"])
+            twisted[key] = chooser.choice(odd_values + [value for value in action.values() if value != action["type"]])
+            kind = twisted.get("type")
+            if not isinstance(kind, str) or not schema._exactly_shaped(twisted, kind):
+                continue
+            try:
+                schema._adapter.validate_python(twisted)
+            except ValidationError as error:  # pragma: no cover - the failure this test exists for
+                raise AssertionError(f"the shortcut accepted {twisted!r}, which pydantic refuses: {error}") from None

@@ -47,6 +47,7 @@ The draw pile is kept with its next card at the end of the list (`pop()`); `to_s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
 from typing import Any
 
 from app.games.base import END_EVENT, Action, Deadline, Event, Game, IllegalAction, Outcome, View, competition_ranking
@@ -76,9 +77,10 @@ from app.games.pika.cards import (
     WILD_FOUR,
     describe_chain,
 )
-from app.games.rng import RandomSource, random_from_state
+from app.games.rng import HashRandom, RandomSource, random_from_state
 
 HAND_SIZE = 7
+DECK_CODES = tuple(CODE[name] for name in DECK)
 PENALTY = 2  # pika.md: 2 penalty cards when the alert closes without a call
 NOTE_GROUPS = 4  # public pass deductions kept per seat (the newest)
 
@@ -88,14 +90,28 @@ CARD_MASK = COLOUR_STEP - 1  # the card's code in a play int
 PIKA_FLAG = 256
 
 
-def _play_action(move: int) -> dict[str, Any]:
+# The moves that are not plays, as negative move ints next to the play ints.
+DRAW_MOVE, KEEP_MOVE, TAKE_STACK_MOVE, CALL_MOVE = -1, -2, -3, -4
+
+
+class _Listed(dict):
+    """A legal action as listed (legal_actions hands out plain-dict copies), with the move it stands for."""
+
+    __slots__ = ("move",)
+
+    def __init__(self, move: int, fields: dict[str, Any]) -> None:
+        super().__init__(fields)
+        self.move = move
+
+
+def _play_action(move: int) -> _Listed:
     card = move & CARD_MASK
     action: dict[str, Any] = {"type": "play", "card": NAMES[card]}
     if card >= FIRST_BLACK:
         action["colour"] = COLOURS[(move >> 6) & 3]
     if move & PIKA_FLAG:
         action["pika"] = True
-    return action
+    return _Listed(move, action)
 
 
 def _plays_of(card: int, with_call: bool) -> tuple[dict[str, Any], ...]:
@@ -117,10 +133,36 @@ CHAIN_NAMES_ON_WILD_FOUR = tuple(
 # and with the twin that calls Pika right after each play. Built once; legal_actions hands out copies.
 PLAYS = tuple(_plays_of(card, False) for card in range(KINDS))
 PLAYS_WITH_CALL = tuple(_plays_of(card, True) for card in range(KINDS))
+DRAW = _Listed(DRAW_MOVE, {"type": "draw"})
+KEEP = _Listed(KEEP_MOVE, {"type": "keep"})
+TAKE_STACK = _Listed(TAKE_STACK_MOVE, {"type": "take_stack"})
+CALL = _Listed(CALL_MOVE, {"type": "pika"})
+_copy = dict.copy  # a plain dict with the template's very keys and values
+_name_of = NAMES.__getitem__
+
+
+def _passed_notes(groups: list[list[int]]) -> list[dict[str, Any]]:
+    """One seat's pass deductions as the view shows them."""
+    if not groups:
+        return []
+    if len(groups) == 1:
+        cards, kinds = groups[0]
+        return [{"cards": cards, "kinds": format(kinds, "x")}]
+    return [{"cards": cards, "kinds": format(kinds, "x")} for cards, kinds in groups]
 
 END_WENT_OUT = "went_out"  # a player played their last card
 END_STACK_TAKEN = "stack_taken"  # a stack was taken while someone held no cards
 END_STALEMATE = "stalemate"  # a whole table of turns with nothing to draw and no card played
+
+
+def _shuffled(rng: RandomSource, cards: list[int]) -> list[int]:
+    """`cards` shuffled as their names would be (the scripting of a ScriptedRandom names cards)."""
+    if type(rng) is HashRandom:
+        rng.shuffle(cards)  # its permutation depends on the count only, so codes shuffle as names do
+        return cards
+    names = [NAMES[card] for card in cards]
+    rng.shuffle(names)
+    return [CODE[name] for name in names]
 
 
 class Pika(Game):
@@ -162,6 +204,10 @@ class Pika(Game):
         self.end_reason: str | None = None
         self._outcome: Outcome | None = None
         self._deadlines: dict[int, Deadline] = {}  # alert number -> Deadline, derived from `alerts`
+        # The last legal_actions listing (its seat, and the templates of the actions it handed out), until the next
+        # apply (see `apply`).
+        self._listed_seat: int | None = None
+        self._listed_from: list[_Listed] = []
 
     # ------------------------------------------------------------------ setup
 
@@ -171,9 +217,7 @@ class Pika(Game):
         if not options["alert_seconds"] > 0:
             raise IllegalAction("bad_option", "the Pika alert must last more than 0 seconds")
         game = cls(seats, options, rng)
-        names = list(DECK)
-        rng.shuffle(names)
-        deck = [CODE[name] for name in names]  # deck[0] is drawn first
+        deck = _shuffled(rng, list(DECK_CODES))  # deck[0] is drawn first
         hands = game.hands
         for index in range(HAND_SIZE * seats):
             # pika.md: seven cards each, dealt one at a time.
@@ -221,15 +265,14 @@ class Pika(Game):
     def legal_actions(self, seat: int) -> list[Action]:
         if self.over:
             return []
-        out: list[Action] = []
+        listed: list[_Listed] = []
         if seat == self.turn:
             hand = self.hands[seat]
             # pika.md: Pika may be called with the play that leaves one card: such plays come with a flagged twin.
             plays = PLAYS_WITH_CALL if len(hand) == 2 else PLAYS
             if self.drawn >= 0:
-                for template in plays[self.drawn]:
-                    out.append(template.copy())
-                out.append({"type": "keep"})
+                listed += plays[self.drawn]
+                listed.append(KEEP)
             else:
                 top = self.discard[-1]
                 if self.stack:
@@ -240,14 +283,41 @@ class Pika(Game):
                 for card in hand:
                     if table[card] and not (seen >> card) & 1:
                         seen |= 1 << card
-                        for template in plays[card]:
-                            out.append(template.copy())
-                out.append({"type": "take_stack"} if self.stack else {"type": "draw"})
+                        listed += plays[card]
+                listed.append(TAKE_STACK if self.stack else DRAW)
         if seat in self.alerts:
-            out.append({"type": "pika"})
+            listed.append(CALL)
+        out = list(map(_copy, listed))
+        self._listed_seat = seat if type(seat) is int else None  # a bool seat is Game.apply's to refuse
+        self._listed_from = listed
         return out
 
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        # The fast path: an action equal to one that the last legal_actions(seat) listed, with nothing applied
+        # since, is that legal move: it needs neither the shape check nor the rules' check. Equal is exact here but
+        # for the Pika flag, which the shape check takes only as the bool true (1 == True). Anything else takes
+        # Game.apply's opening checks and the rules' checks.
+        if seat is self._listed_seat and seat is not None and type(action) is dict:
+            listed = self._listed_from
+            try:
+                move = listed[listed.index(action)].move
+            except ValueError:
+                move = None
+            if move is not None and action.get("pika", True) is True:
+                self._listed_seat = None
+                if move >= 0:
+                    return self._play(seat, move)
+                if move == DRAW_MOVE:
+                    return self._draw(seat)
+                if move == KEEP_MOVE:
+                    return self._keep(seat)
+                if move == TAKE_STACK_MOVE:
+                    return self._take_stack(seat)
+                return self._call_pika(seat)
+        return Game.apply(self, seat, action)
+
     def apply_rules(self, seat: int | None, action: Action) -> list[Event]:
+        self._listed_seat = None  # the listing may be stale from here on
         kind = action["type"]
         if kind == "alert_expired":  # the one system action, sent with seat None
             return self._expire_alert(action)
@@ -345,14 +415,14 @@ class Pika(Game):
         discard = self.discard
         if len(discard) < 2:
             return False
-        names = [NAMES[card] for card in discard[:-1]]
-        self.rng.shuffle(names)
-        self.pile = [CODE[name] for name in reversed(names)]
+        cards = _shuffled(self.rng, discard[:-1])
+        cards.reverse()
+        self.pile = cards
         top = discard[-1]
         self.discard = [top]
         self.discard_counts = [0] * KINDS
         self.discard_counts[top] = 1
-        events.append(Event("reshuffle", {"cards": len(names)}))
+        events.append(Event("reshuffle", {"cards": len(cards)}))
         return True
 
     def _hand_changed(self, seat: int) -> None:
@@ -477,10 +547,16 @@ class Pika(Game):
         groups[:] = kept
 
     def _draw(self, seat: int) -> list[Event]:
-        kinds = MATCHING_MASK[self.discard[-1] * 4 + self.colour]
-        self._note_pass(seat, kinds)
+        top = self.discard[-1]
+        kinds = MATCHING_MASK[top * 4 + self.colour]
+        groups = self.passed[seat]
+        if groups:
+            self._note_pass(seat, kinds)
+        elif self.hands[seat]:
+            groups.append([len(self.hands[seat]), kinds])  # _note_pass's first note, inline
         events: list[Event] = []
-        drawn = self._draw_from_pile(1, events)
+        pile = self.pile
+        drawn = [pile.pop()] if pile else self._draw_from_pile(1, events)
         if not drawn:
             # pika.md: if there is still nothing to draw, drawing passes the turn.
             events.append(Event("draw", {"seat": seat, "count": 0}))
@@ -491,10 +567,12 @@ class Pika(Game):
         card = drawn[0]
         hand = self.hands[seat]
         hand.append(card)  # pika.md: new cards go to the right end
-        self._hand_changed(seat)
+        if len(hand) != 1:  # _hand_changed, inline
+            if seat in self.alerts:
+                del self.alerts[seat]
+            self.called[seat] = False
         self.idle_turns = 0
-        top = self.discard[-1]
-        playable = bool(MATCHING[top * 4 + self.colour][card])
+        playable = bool(MATCHING[top * 4 + self.colour][card])  # a reshuffle keeps the top card
         # pika.md: a playable drawn card may be played at once; otherwise the turn passes.
         events.append(Event("draw", {"seat": seat, "count": 1}, {seat: {"card": NAMES[card], "playable": playable}}))
         if playable:
@@ -503,12 +581,12 @@ class Pika(Game):
             groups = self.passed[seat]
             if groups and groups[-1][1] == kinds:
                 groups[-1][0] += 1  # the turn passing shows everyone the drawn card could not be played
-            self.turn = self._next_seat()
+            self.turn = (self.turn + self.direction) % self.seat_count
         return events
 
     def _keep(self, seat: int) -> list[Event]:
         self.drawn = -1
-        self.turn = self._next_seat()
+        self.turn = (self.turn + self.direction) % self.seat_count
         return [Event("keep", {"seat": seat})]
 
     def _take_stack(self, seat: int) -> list[Event]:
@@ -628,28 +706,25 @@ class Pika(Game):
             "game": "pika",
             "seat": None,
             "seats": self.seat_count,
-            "to_act": self.acting_seats(),
+            "to_act": [] if self.over else [self.turn],
             "turn": None if self.over else self.turn,
             "direction": "clockwise" if self.direction == 1 else "counterclockwise",
-            "hand_counts": [len(hand) for hand in self.hands],
+            "hand_counts": list(map(len, self.hands)),
             "discard_top": NAMES[top],
             "colour": COLOURS[colour],
             "stack": stack,
             "draw_pile": len(self.pile),
             "discard_size": len(self.discard),
             # every card in the discard pile was played face up; by name, in card order
-            "discard_cards": {NAMES[card]: count for card, count in enumerate(counts) if count},
+            "discard_cards": dict(zip(compress(NAMES, counts), filter(None, counts))),
             "deciding_drawn_card": self.drawn >= 0,  # the player to act drew a playable card
-            "alerts": [{"seat": alerted, "may_call": False} for alerted in self.alerts],
+            "alerts": [{"seat": alerted, "may_call": False} for alerted in self.alerts] if self.alerts else [],
             "alert_seconds": self.alert_seconds,
-            "called_pika": [seat for seat in range(self.seat_count) if called[seat]],
+            "called_pika": list(compress(range(self.seat_count), called)) if True in called else [],
             "idle_turns": self.idle_turns,
             # Per seat: at least `cards` of its cards were held when it last drew or took a stack instead of
             # playing one of `kinds` (public: deduced from what everyone saw; a player may pass holding one).
-            "passed": [
-                [{"cards": cards, "kinds": format(kinds, "x")} for cards, kinds in groups]
-                for groups in self.passed
-            ],
+            "passed": list(map(_passed_notes, self.passed)),
             "over": self.over,
             "end": self.end_reason,
             "placings": list(self._outcome.placings) if self._outcome else None,
@@ -660,7 +735,7 @@ class Pika(Game):
         private: View = {"seat": seat}
         if seat in self.alerts:
             private["alerts"] = [{"seat": alerted, "may_call": alerted == seat} for alerted in self.alerts]
-        private["hand"] = [NAMES[card] for card in self.hands[seat]]
+        private["hand"] = list(map(_name_of, self.hands[seat]))
         private["drawn_card"] = NAMES[self.drawn] if self.drawn >= 0 and seat == self.turn else None
         return private
 
