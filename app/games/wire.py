@@ -21,6 +21,8 @@ from app.games.base import Game, View
 # game name -> "module:Class"; a game missing here sends its views as they are.
 _WIRES: dict[str, str] = {
     "pika": "app.games.pika.wire:PikaWire",
+    "stakes": "app.games.wire:TurnWire",
+    "piker": "app.games.wire:TurnWire",
 }
 
 
@@ -49,6 +51,29 @@ class Wire:
     def expand(self, public: View, private: View, seat: int | None) -> View:
         """The view a client shows: `view(seat)` without the `bot_only` keys."""
         return {**public, **private} if seat is not None else dict(public)
+
+
+def _to_act(turn: Any) -> list[int] | None:
+    """The seats to act that a view's `turn` implies (none once it is null), or None for a turn of another kind."""
+    if turn is None:
+        return []
+    return [turn] if type(turn) is int else None
+
+
+class TurnWire(Wire):
+    """Views whose `to_act` is mostly the seat in `turn` (or nobody once `turn` is null): it goes only when not."""
+
+    def public(self, game: Game) -> View:
+        view = game.public_view()
+        if view["to_act"] == _to_act(view.get("turn")):
+            del view["to_act"]
+        return view
+
+    def expand(self, public: View, private: View, seat: int | None) -> View:
+        view = {**public, **private} if seat is not None else dict(public)
+        if "to_act" not in view:
+            view["to_act"] = _to_act(public["turn"])
+        return view
 
 
 _made: dict[str, Wire] = {}

@@ -117,15 +117,27 @@ function pikaExpand(publicView, privateView, seat) {
   return view;
 }
 
-const WIRES = {
-  pika: { followPublic: pikaFollowPublic, followPrivate: pikaFollowPrivate, expand: pikaExpand },
-};
-
 const AS_SENT = {
   followPublic: (publicView) => publicView,
   followPrivate: (privateView) => privateView,
   expand: (publicView, privateView, seat) => (seat === null || seat === undefined
     ? { ...publicView } : { ...publicView, ...privateView }),
+};
+
+// Views whose `to_act` is mostly the seat in `turn` (or nobody once `turn` is null): it is sent only when not.
+const TURN = {
+  ...AS_SENT,
+  expand: (publicView, privateView, seat) => {
+    const view = AS_SENT.expand(publicView, privateView, seat);
+    if (!('to_act' in view)) view.to_act = publicView.turn === null ? [] : [publicView.turn];
+    return view;
+  },
+};
+
+const WIRES = {
+  pika: { followPublic: pikaFollowPublic, followPrivate: pikaFollowPrivate, expand: pikaExpand },
+  stakes: TURN,
+  piker: TURN,
 };
 
 function wireFor(game) {

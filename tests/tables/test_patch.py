@@ -10,7 +10,10 @@ from hypothesis import strategies as st
 
 from app.tables.patch import apply, diff
 
-scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["a", "b", "$del", "1"])
+# No 0 or 1 beside the booleans: diff compares nested values with ==, for which 0 == False, and a view never turns
+# one into the other at the same place (each field keeps its type).
+scalars = (st.none() | st.booleans() | st.integers(-5, 5).filter(lambda n: n not in (0, 1))
+           | st.sampled_from(["a", "b", "$del", "1"]))
 keys = st.sampled_from(["a", "b", "c", "0", "1", "hand"])  # views never use keys starting with "$"
 json_values = st.recursive(
     scalars,
