@@ -24,6 +24,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.games.wire import wire_for
 from app.tables import patch
 
 KEEPALIVE_EXPIRY_SECONDS = 2.0  # below the server's 5 s idle keep-alive (see TablestakesClient.__init__)
@@ -42,15 +43,18 @@ class ClientError(Exception):
 @dataclass
 class TableState:
     """What this client knows of one table, kept current from the socket's full messages and patches
-    (docs/protocol.md, "Table messages")."""
+    (docs/protocol.md, "Table messages"): `public` and `private` as sent (app/games/wire.py), `view` and `info` as
+    the seat sees them."""
 
     id: str
     version: int = -1
     public: dict[str, Any] = field(default_factory=dict)
     private: dict[str, Any] = field(default_factory=dict)
-    view: dict[str, Any] = field(default_factory=dict)  # the seat's whole view: public, then private on top
+    view: dict[str, Any] = field(default_factory=dict)  # the seat's whole view (the game's, but for bots' memory)
     legal: list[dict[str, Any]] = field(default_factory=list)
-    info: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)  # with the clock's turn timers as wall-clock times
+    sent_info: dict[str, Any] = field(default_factory=dict)  # as sent: the turn timers apart, in `turns`
+    turns: dict[str, int] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
     messages: int = 0
     received_at: float = 0.0
@@ -60,31 +64,38 @@ class TableState:
     def apply(self, message: dict[str, Any]) -> None:
         """Take one table message: a full state (sync, catch_up) or an update's patches, and its events."""
         kind = message["type"]
+        events = message.get("events", [])
         if kind in ("sync", "catch_up"):
             self.public = message["public"]
             self.private = message["private"]
             self.legal = message["legal"]
-            self.info = {**message["info"], "my_seat": message["seat"]}
+            self.sent_info = {**message["info"], "my_seat": message["seat"]}
+            self.turns = message.get("turns", {})
             self.node = message.get("node", self.node)
             self.seat_token = message.get("seat_token", self.seat_token)
             if kind == "sync":
                 self.events.clear()
         else:
-            if "public" in message:
-                self.public = patch.apply(self.public, message["public"])
-            if "private" in message:
-                self.private = patch.apply(self.private, message["private"])
+            wire = wire_for(self.sent_info["game"])
+            seat = self.sent_info["my_seat"]
+            # What the events tell first; the patches then carry the rest (app/games/wire.py).
+            self.public = patch.apply(wire.follow_public(self.public, events), message.get("public", {}))
+            if seat is not None:
+                self.private = patch.apply(wire.follow_private(self.private, events, seat), message.get("private", {}))
             if "legal" in message:
                 self.legal = message["legal"]
             if "info" in message:
-                self.info = patch.apply(self.info, message["info"])
-        events = message.get("events", [])
+                self.sent_info = patch.apply(self.sent_info, message["info"])
+            if "turns" in message:
+                self.turns = message["turns"]
+        if kind != "update" or "info" in message or "turns" in message:
+            self.info = table_info(self.sent_info, self.turns)
         # Events carry no version of their own: they are numbered up to the message's version, one each.
         first = message["version"] - len(events) + 1
         self.events.extend({**event, "version": first + index} for index, event in enumerate(events))
         del self.events[:-200]
         self.version = message["version"]
-        self.view = {**self.public, **self.private}
+        self.view = wire_for(self.sent_info["game"]).expand(self.public, self.private, self.sent_info["my_seat"])
         self.messages += 1
         self.received_at = time.perf_counter()
 
@@ -96,6 +107,15 @@ class TableState:
     def over(self) -> bool:
         return self.info.get("status") == "finished"
 
+
+
+def table_info(sent: dict[str, Any], turns: dict[str, int]) -> dict[str, Any]:
+    """The table's info as sent with its turn timers put back as wall-clock times (docs/protocol.md, "Patches": the
+    `turns` count tenths of a second after the clock's `base`)."""
+    clock = dict(sent["clock"])
+    base = clock.pop("base") * 10
+    clock["turn_ends_at"] = {seat: (base + tenths) / 10 for seat, tenths in turns.items()}
+    return {**sent, "clock": clock}
 
 
 class TablestakesClient:

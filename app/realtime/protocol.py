@@ -232,8 +232,9 @@ class Pong(_Message):
 class TableMessage(_Message):
     """A table's news for one seat (docs/protocol.md, "Table messages"). `sync` and `catch_up` carry the whole state
     (`public`, `private`, `legal`, `info`); an `update` carries only what changed, as patches
-    (docs/protocol.md, "Patches"): `public` and `info` the same for every seat, `private` this seat's own part,
-    `legal` whole but only when it changed. A seat's view is `public` with `private` on top."""
+    (docs/protocol.md, "Patches"), applied after what the update's events tell: `public` and `info` the same for
+    every seat, `private` this seat's own part, `legal` and `turns` whole but only when they changed. A seat's view
+    is `public` with `private` on top (expanded from the game's wire form, app/games/wire.py)."""
 
     type: Literal["update", "catch_up", "sync"]
     table: str
@@ -257,8 +258,12 @@ class TableMessage(_Message):
     legal: list[dict[str, Any]] | None = Field(default=None, description="this seat's legal moves, in the shape "
                                                                          "`act` takes; in an update only when changed")
     info: dict[str, Any] | None = Field(default=None, description="seats, mode, status, clocks (wall-clock "
-                                                                  "seconds), stake and pot, resigned seats, "
-                                                                  "outcome, rewards: whole or a patch")
+                                                                  "seconds; the turn timers apart, in `turns`), "
+                                                                  "stake and pot, resigned seats, outcome, "
+                                                                  "rewards: whole or a patch")
+    turns: dict[str, int] | None = Field(default=None, description="the turn timers by seat, as tenths of a second "
+                                                                   "after `info.clock.base` (wall-clock seconds): "
+                                                                   "whole, in an update only when changed")
 
 
 class Notice(_Message):

@@ -11,8 +11,9 @@ as one batch and, for the batch:
    player saw, and a resumed table replays the log through the deterministic engine, so no card or die already
    drawn is ever drawn again;
 3. sends every listener its news as small patches (app/tables/patch.py): the events (with this seat's private
-   parts), the change of the public view (the same for everyone, encoded once), the change of the seat's private
-   part, its legal moves only when they changed, the table's info only when it changed. A full view only on join;
+   parts), the change of the public view (the same for everyone, encoded once) and of the seat's private part, each
+   against what the events already tell a client (app/games/wire.py), its legal moves only when they changed, the
+   turn timers only when they changed, the table's info only when it changed. A full view only on join;
 4. answers the requests, and once the game is over, settles it (after its last move has gone out).
 
 Time comes from the table's TimerClock (app/core/clock.py): its turn timers, deadlines, bot delays, grace times and
@@ -39,6 +40,7 @@ from app.core import strict_json
 from app.core.clock import SystemClock, Timer, TimerClock
 from app.games.base import Action, Bot, Event, Game, IllegalAction, Refusal
 from app.games.rng import HashRandom
+from app.games.wire import wire_for
 from app.tables.patch import diff
 from app.tables.store import Fenced, Snapshot, json_copy
 from app.tables.thinking import THINKING
@@ -203,6 +205,9 @@ class TableActor:
         self._durable = 0  # entries known to be in the database
         self._decided: int | None = None  # the seat whose decision the entry just run was (timers stop)
         self._clock = clock or SystemClock()
+        # Turn timers go out as tenths of a second after this wall-clock second (a few digits, not a whole time).
+        self._clock_base = int(self._clock.time())
+        self._wire = wire_for(self.game_name)
         self._events: deque[tuple[int, Event]] = deque(maxlen=EVENT_BUFFER)
         # Every event up to _history_version (the newest HISTORY_EVENTS), built when a seat first asks for the
         # history and brought up to date from _events at the next ask: nothing on the path of a move.
@@ -229,6 +234,7 @@ class TableActor:
         # a seat gets the same messages). None: nobody listens, nothing to keep.
         self._sent_public: dict[str, Any] | None = None
         self._sent_info: dict[str, Any] | None = None
+        self._sent_turns: dict[str, int] | None = None
         self._sent_private: dict[int, dict[str, Any]] = {}
         self._sent_legal: dict[int, list[Action]] = {}
         self.node_name = ""  # the name of the node playing it (clients pass it to the load balancer as a hint)
@@ -967,13 +973,19 @@ class TableActor:
         self._deadlines.clear()
         self._grace_timers.clear()
 
+    def _turn_tenths(self) -> dict[str, int]:
+        """Each turn timer's end as tenths of a second after `_clock_base` (wall clock, server's), by seat."""
+        if not self._turn_timers:
+            return {}
+        since_base = self._clock.time() - self._clock.monotonic() + self.timing.turn_seconds - self._clock_base
+        return {str(seat): round((started + since_base) * 10) for seat, (_, started) in self._turn_timers.items()}
+
     def _clock_view(self) -> dict[str, Any]:
         """Timers as wall-clock times (seconds since the epoch, server clock) a client can count down to."""
         loop_now = self._clock.monotonic()
         wall_now = self._clock.time()
-        turns = {}
-        for seat, (_, started) in self._turn_timers.items():
-            turns[str(seat)] = round(wall_now + started + self.timing.turn_seconds - loop_now, 1)
+        base = self._clock_base * 10
+        turns = {seat: (base + tenths) / 10 for seat, tenths in self._turn_tenths().items()}
         deadlines = []
         for deadline in self.game.deadlines():
             entry = self._deadlines.get(deadline.key)
@@ -994,19 +1006,26 @@ class TableActor:
         changed_info = self._info_changed or force
         self._info_changed = False
         playing = self.status == "playing"
-        public = self.game.public_view()
-        public_patch = diff(self._sent_public, public) if self._sent_public is not None else public
+        wire = self._wire
+        public_events = [event.for_seat(None) for event in events]
+        public = wire.public(self.game)
+        sent = self._sent_public
+        public_patch = diff(wire.follow_public(sent, public_events), public) if sent is not None else public
         self._sent_public = public
         info_patch: dict[str, Any] = {}
+        turns_part = ""
         if changed_info:
-            info = self.describe()
+            info = self._wire_info()
             info_patch = diff(self._sent_info, info) if self._sent_info is not None else info
             self._sent_info = info
+            turns = self._turn_tenths()
+            if turns != self._sent_turns:
+                self._sent_turns = turns
+                turns_part = f',"turns":{strict_json.dumps(turns)}'
         head = f'{{"type":"update","table":"{self.id}","version":{self.version}'
-        public_events = [event.for_seat(None) for event in events]
         shared_events = f',"events":{strict_json.dumps(public_events)}' if events else ""
         shared = (("" if not public_patch else f',"public":{strict_json.dumps(public_patch)}')
-                  + ("" if not info_patch else f',"info":{strict_json.dumps(info_patch)}'))
+                  + ("" if not info_patch else f',"info":{strict_json.dumps(info_patch)}') + turns_part)
         shared_text = f"{head}{shared_events}{shared}}}" if (events or shared) else None
         texts: dict[int | None, str | None] = {None: shared_text}
         for connection in self._connections:
@@ -1014,21 +1033,34 @@ class TableActor:
                 continue
             seat = connection.seat
             if seat not in texts:
-                texts[seat] = self._seat_text(seat, events, head, shared_events, shared, shared_text, playing)
+                texts[seat] = self._seat_text(seat, events, public_events, head, shared_events, shared, shared_text,
+                                              playing)
             text = texts[seat]
             if text is not None:
                 connection.listener.send_text(text)
 
-    def _seat_text(self, seat: int, events: list[Event], head: str, shared_events: str, shared: str,
-                   shared_text: str | None, playing: bool) -> str | None:
-        """One seat's update: the shared one, unless its events have private parts, its private view changed or
-        its legal moves changed."""
+    def _wire_info(self) -> dict[str, Any]:
+        """`describe()` as sent: the clock without the turn timers (an update's `turns` brings them, counted from
+        the clock's `base`)."""
+        info = self.describe()
+        clock = info["clock"]
+        info["clock"] = {"base": self._clock_base, "deadlines": clock["deadlines"],
+                         "turn_seconds": clock["turn_seconds"]}
+        return info
+
+    def _seat_text(self, seat: int, events: list[Event], public_events: list[dict[str, Any]], head: str,
+                   shared_events: str, shared: str, shared_text: str | None, playing: bool) -> str | None:
+        """One seat's update: the shared one, unless its events have private parts, its private view changed (more
+        than its events tell) or its legal moves changed."""
         own_events = shared_events
+        seat_events = public_events
         if any(seat in event.private for event in events):
-            own_events = f',"events":{strict_json.dumps([event.for_seat(seat) for event in events])}'
-        private = self.game.private_view(seat)
+            seat_events = [event.for_seat(seat) for event in events]
+            own_events = f',"events":{strict_json.dumps(seat_events)}'
+        wire = self._wire
+        private = wire.private(self.game, seat)
         before = self._sent_private.get(seat)
-        private_patch = diff(before, private) if before is not None else private
+        private_patch = diff(wire.follow_private(before, seat_events, seat), private) if before is not None else private
         self._sent_private[seat] = private
         legal = self.game.legal_actions(seat) if playing else []
         legal_part = ""
@@ -1044,9 +1076,10 @@ class TableActor:
         """A joining listener's first message: what it missed (catch_up) or, when that is not known, nothing or
         with `history` every event so far (sync), then the whole state; it also sets the baselines the next patches
         are made against."""
-        public = self.game.public_view()
-        info = self.describe()
-        self._sent_public, self._sent_info = public, info  # what everyone has now (see _on_connect)
+        public = self._wire.public(self.game)
+        info = self._wire_info()
+        turns = self._turn_tenths()
+        self._sent_public, self._sent_info, self._sent_turns = public, info, turns  # what everyone has now (_on_connect)
         message: dict[str, Any] = {"type": "sync", "table": self.id, "version": self.version, "seat": seat}
         if self.node_name:
             message["node"] = self.node_name
@@ -1061,7 +1094,7 @@ class TableActor:
             message["events"] = [event.for_seat(seat) for event in self._all_events()]
         message["public"] = public
         if seat is not None:
-            private = self.game.private_view(seat)
+            private = self._wire.private(self.game, seat)
             legal = self.game.legal_actions(seat) if self.status == "playing" else []
             self._sent_private[seat], self._sent_legal[seat] = private, legal
             message["private"] = private
@@ -1070,6 +1103,7 @@ class TableActor:
             message["private"] = {}
             message["legal"] = []
         message["info"] = info
+        message["turns"] = turns
         return strict_json.dumps(message)
 
     # Each request kind and the handler that runs it in the actor's loop. Requests come from the public inputs

@@ -3,15 +3,17 @@
 A patch is a JSON object applied to the previous value, close to RFC 7396 (JSON Merge Patch) with two differences
 that views need:
 - a key's value replaces the old value, except that an object applied to an object patches it key by key, and an
-  object applied to a list of the same length patches it element by element (keys are the indexes as strings);
+  object applied to a list patches it element by element (keys are the indexes as strings, in increasing order; an
+  index one past the end appends) and then cuts it to `"$len"` elements when that key is there;
 - `null` is a value like any other (views hold nulls); a key that is gone is listed under `"$del"`;
 - `{"$value": x}` replaces with `x` outright, for the rare object that replaces a list (which a plain object would
   patch).
 
 View keys never start with `$` (a test checks every engine's views), so the two markers cannot clash.
 
-So `{"turn": 2, "hand_counts": {"1": 5}, "stack": null, "$del": ["drawn_card"]}` sets `turn`, changes the second
-hand count, sets `stack` to null and removes `drawn_card`. `diff(old, new)` makes the smallest such patch that is
+So `{"turn": 2, "hand_counts": {"1": 5}, "stack": null, "seen": {"9": "5D"}, "$del": ["drawn_card"]}` sets `turn`,
+changes the second hand count, sets `stack` to null, appends a tenth card to `seen` and removes `drawn_card`;
+`{"row": {"$len": 0}}` empties `row`. `diff(old, new)` makes the smallest such patch that is
 cheap to find; `apply(old, patch)` gives `new` back (the Python client and the tests use it; the browser has the
 same function in static/js/patch.js).
 """
@@ -22,6 +24,7 @@ from typing import Any
 
 DELETED = "$del"
 REPLACED = "$value"
+LENGTH = "$len"
 
 
 def _replacement(before: Any, value: Any) -> Any:
@@ -41,7 +44,7 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             continue
         if type(value) is dict and type(before) is dict:
             patch[key] = diff(before, value)
-        elif type(value) is list and type(before) is list and len(value) == len(before) and len(value) > 1:
+        elif type(value) is list and type(before) is list and len(value) > 1 and before:
             patch[key] = _list_patch(before, value)
         else:
             patch[key] = _replacement(before, value)
@@ -52,7 +55,8 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def _list_patch(before: list[Any], after: list[Any]) -> Any:
-    """Element patches when few elements changed; the whole new list when most did (it is then shorter)."""
+    """Element patches (and appended elements, or the new length) when few elements changed; the whole new list when
+    most did (it is then shorter). A list that grows by a card costs that card, one that shrinks its new length."""
     changed: dict[str, Any] = {}
     for index, (old, new) in enumerate(zip(before, after)):
         if old is new or (old == new and type(old) is type(new)):
@@ -63,6 +67,14 @@ def _list_patch(before: list[Any], after: list[Any]) -> Any:
             changed[str(index)] = _replacement(old, new)
         if 2 * len(changed) > len(after):
             return after
+    size = len(after)
+    if size > len(before):
+        if 2 * (len(changed) + size - len(before)) > size:
+            return after
+        for index in range(len(before), size):
+            changed[str(index)] = after[index]
+    elif size < len(before):
+        changed[LENGTH] = size
     return changed
 
 
@@ -75,8 +87,15 @@ def apply(value: Any, patch: Any) -> Any:
     if type(value) is list:
         result = list(value)
         for index, part in patch.items():
+            if index == LENGTH:
+                continue
             position = int(index)
-            result[position] = apply(result[position], part)
+            if position < len(result):
+                result[position] = apply(result[position], part)
+            else:
+                result.append(apply(None, part))
+        if LENGTH in patch:
+            del result[patch[LENGTH]:]
         return result
     if type(value) is not dict:
         value = {}

@@ -1,7 +1,7 @@
 // The one WebSocket (docs/protocol.md): requests with ids and their replies, table messages kept in version order,
 // notices, and automatic reconnection that rejoins every watched table from the last version seen.
-import { applyPatch } from './patch.js';
 import { setStore } from './state.js';
+import { nextTableState, shownTable } from './wire.js';
 
 const PING_EVERY_MS = 25000; // the server pings too; this catches a connection that died without a close
 const PONG_WITHIN_MS = 10000;
@@ -32,7 +32,7 @@ class Connection {
     this.attempt = 0;
     this.sequence = 0;
     this.pending = new Map(); // request id -> {resolve, reject}
-    this.tables = new Map(); // table id -> {version, joining, handlers, state: {public, private, legal, info}}
+    this.tables = new Map(); // table id -> {version, joining, handlers, state: {public, private, legal, info, turns}}
     this.serverSkew = 0; // server clock minus this browser's, in seconds (from hello and every pong)
     this.nodeHint = null; // the server playing the table last joined: reconnect there (docs/cluster.md)
     this.noticeHandlers = new Set();
@@ -144,8 +144,9 @@ class Connection {
     }
   }
 
-  /** A table message (docs/protocol.md, "Table messages"): a full state (sync, catch_up) or an update's patches.
-   * The handlers get the whole picture every time: view (public with private on top), legal, table_info. */
+  /** A table message (docs/protocol.md, "Table messages"): a full state (sync, catch_up) or an update's patches,
+   * applied after what its events tell (wire.js). The handlers get the whole picture every time: view (public with
+   * private on top, as wire.js expands them), legal, table_info (the turn timers as wall-clock times). */
   receiveTable(message) {
     const entry = this.tables.get(message.table);
     if (!entry) return;
@@ -157,10 +158,7 @@ class Connection {
     if (message.type === 'sync' || message.type === 'catch_up') {
       if (message.seat_token) entry.token = message.seat_token;
       if (message.node) this.nodeHint = message.node;
-      entry.state = {
-        public: message.public, private: message.private, legal: message.legal,
-        info: { ...message.info, my_seat: message.seat },
-      };
+      entry.state = nextTableState(null, message);
       entry.version = message.version;
       // A sync's events are the whole log so far (we join with `history`); a catch_up's, what we missed.
       const fresh = message.type === 'sync' ? numbered : numbered.filter((event) => seen === null || event.version > seen);
@@ -173,20 +171,14 @@ class Connection {
       if (!entry.joining) this.join(entry); // a gap: ask again from the last version seen
       return;
     }
-    const state = entry.state;
-    if ('public' in message) state.public = applyPatch(state.public, message.public);
-    if ('private' in message) state.private = applyPatch(state.private, message.private);
-    if ('legal' in message) state.legal = message.legal;
-    if ('info' in message) state.info = applyPatch(state.info, message.info);
+    entry.state = nextTableState(entry.state, message);
     entry.version = message.version;
     this.deliverTable(entry, message, numbered.filter((event) => event.version > seen));
   }
 
   deliverTable(entry, message, events) {
-    const { state } = entry;
     entry.handlers.onMessage({
-      type: message.type, table: message.table, version: entry.version, events,
-      view: { ...state.public, ...state.private }, legal: state.legal, table_info: state.info,
+      type: message.type, table: message.table, version: entry.version, events, ...shownTable(entry.state),
     });
   }
 

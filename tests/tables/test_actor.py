@@ -148,7 +148,10 @@ async def test_a_turn_that_times_out_is_played_by_a_bot_and_counted_as_covered()
     a = Inbox()
     await table.connect(a, 100, None)
     sync = await a.next()
-    assert sync["info"]["clock"]["turn_ends_at"] == {"0": round(clock.time() + 30, 1)}  # on the wall clock
+    # On the wall clock: tenths of a second after the clock's base (docs/protocol.md, "Patches").
+    assert {seat: (sync["info"]["clock"]["base"] * 10 + tenths) / 10 for seat, tenths in sync["turns"].items()} == {
+        "0": round(clock.time() + 30, 1)}
+    assert table.describe()["clock"]["turn_ends_at"] == {"0": round(clock.time() + 30, 1)}
     clock.advance(seconds=29.9)
     await looked_at(table)
     assert table.action_log == []  # the person still has a moment

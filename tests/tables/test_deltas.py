@@ -1,6 +1,7 @@
-"""Deltas (issue 15): a client that applies only patches from its first full message ends every game of every engine
-with exactly the server's view for its seat, its legal moves and the table's info, at every step: for each player
-and for a spectator, over many seeds. And the shared part of an update is one string for everyone."""
+"""Deltas (issue 15): a client that applies only patches from its first full message (after what each update's
+events tell, app/games/wire.py) ends every game of every engine with exactly the server's view for its seat (but
+for bots' memory), its legal moves and the table's info, at every step: for each player and for a spectator, over
+many seeds. And the shared part of an update is one string for everyone."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.client import TableState
 from app.core import strict_json
 from app.games.registry import game_names, get_game
 from app.games.rng import HashRandom
+from app.games.wire import wire_for
 from app.tables.actor import Seat, TableActor, TableTiming
 
 NO_TIMERS = TableTiming(turn_seconds=0, grace_seconds=600, bot_delay_seconds=(0, 0), snapshot_seconds=600)
@@ -34,7 +36,8 @@ class Listener:
 def check(table: TableActor, listener: Listener, seat: int | None) -> None:
     state = listener.state
     assert state.version == table.version
-    assert state.view == table.game.view(seat)
+    left_out = wire_for(table.game_name).bot_only
+    assert state.view == {key: value for key, value in table.game.view(seat).items() if key not in left_out}
     if seat is not None:
         assert state.legal == (table.game.legal_actions(seat) if table.status == "playing" else [])
     assert state.info == {**table.describe(), "my_seat": seat}

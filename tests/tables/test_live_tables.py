@@ -14,6 +14,7 @@ from app.accounts.models import User
 from app.client import ClientError, TablestakesClient, TableState, bot_chooser
 from app.games.registry import game_names, get_game
 from app.games.rng import HashRandom
+from app.games.wire import wire_for
 from app.ledger.models import LedgerTransaction
 from app.tables.models import GameRecord
 from app.tables.replay import replay_record
@@ -249,14 +250,19 @@ def replay_views(record: GameRecord) -> tuple[list[set[str]], list[set[str]]]:
     cls = get_game(record.game)
     game = cls.create(len(record.seats), record.options, HashRandom(bytes.fromhex(record.seed)))
     seats = range(len(record.seats))
-    views = [{canonical(game.view(s))} for s in seats]
+    left_out = wire_for(record.game).bot_only  # bots' memory stays on the server
+
+    def view(seat: int) -> dict:
+        return {key: value for key, value in game.view(seat).items() if key not in left_out}
+
+    views = [{canonical(view(s))} for s in seats]
     events: list[set[str]] = [set() for _ in seats]
     for seat, action in record.action_log:
         for event in game.apply(seat, action):
             for s in seats:
                 events[s].add(canonical(event.for_seat(s)))
         for s in seats:
-            views[s].add(canonical(game.view(s)))
+            views[s].add(canonical(view(s)))
     return views, events
 
 
