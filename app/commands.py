@@ -31,6 +31,19 @@ def uvicorn_options() -> dict[str, Any]:
             "ws_per_message_deflate": False}
 
 
+def tune_gc() -> None:
+    """How every node (and the bench's bare relay) runs Python's cycle collector, once started: what exists then (modules,
+    the app, its routes and models) is frozen out of the collections, and the youngest generation is collected every
+    10,000 new objects instead of 700. Idle sockets churn a few short-lived objects per keep-alive ping; at 700 that
+    churn ran a young collection several times a second and a full one, over every socket's objects (about 2 s of CPU
+    at 20,000 sockets), every minute or so. Cycles are still collected, only in larger batches."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
 def serve(host: str | None, port: int | None) -> int:
     """Migrate the database, then serve until interrupted. Prints the URL once the server accepts connections."""
     import uvicorn
@@ -66,6 +79,7 @@ def serve(host: str | None, port: int | None) -> int:
             self.loop = asyncio.get_running_loop()
             await super().startup(sockets=sockets)
             if not self.should_exit:
+                tune_gc()
                 print(f"Tablestakes is serving on {url}", flush=True)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
