@@ -32,8 +32,8 @@ def uvicorn_options() -> dict[str, Any]:
 
 
 def tune_gc() -> None:
-    """How every node (and the bench's bare relay) runs Python's cycle collector, once started: what exists then (modules,
-    the app, its routes and models) is frozen out of the collections, and the youngest generation is collected every
+    """How every node (and the bench's bare relay) runs Python's cycle collector, once started: what exists then
+    (modules, the app, its routes and models) is frozen out of the collections, and the youngest generation is collected every
     10,000 new objects instead of 700. Idle sockets churn a few short-lived objects per keep-alive ping; at 700 that
     churn ran a young collection several times a second and a full one, over every socket's objects (about 2 s of CPU
     at 20,000 sockets), every minute or so. Cycles are still collected, only in larger batches."""
