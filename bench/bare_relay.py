@@ -22,7 +22,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.commands import uvicorn_options  # noqa: E402  (the same WebSocket settings as the real server)
+from app.commands import tune_gc, uvicorn_options  # noqa: E402  (the same WebSocket and GC settings as the server)
 
 
 def create_app() -> FastAPI:
@@ -75,6 +75,7 @@ def main() -> None:
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
+            tune_gc()
             print(f"bare relay serving on {url}", flush=True)
 
     config = uvicorn.Config(create_app(), log_config=None, access_log=False, lifespan="off", **uvicorn_options())

@@ -115,8 +115,9 @@ async def main(args: argparse.Namespace) -> None:
         started = time.perf_counter()
         players = await seed_players(data_dir, None, None, args.sockets)
         print(f"  seeded {len(players)} accounts with sessions in {time.perf_counter() - started:.1f} s", flush=True)
-        server = Server([str(Path(sys.executable).parent / "tablestakes"), "serve", "--port", "0"],
-                        server_env(data_dir, None, None))
+        # `python -m app` from this checkout (the server runs in ROOT): the installed `tablestakes` script would
+        # import whichever checkout the environment was installed from.
+        server = Server([sys.executable, "-m", "app", "serve", "--port", "0"], server_env(data_dir, None, None))
         try:
             sockets, ours = await measure("Tablestakes", server, [token for _, _, token in players], args)
             closed_after = await revocation(data_dir, sockets[0], players[0][2])
