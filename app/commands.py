@@ -21,6 +21,17 @@ DRAIN_SECONDS = 30.0  # a drain that takes longer is cut short: the lease then m
 
 
 def uvicorn_options() -> dict[str, Any]:
+    """How every node (and the bench's bare relay, to compare like with like) runs its WebSockets."""
+    from app.realtime.gateway import MAX_FRAME_BYTES
+
+    # No per-message deflate: our table messages are small patches, a compressor and a decompressor per socket cost
+    # about 100 KiB of memory each way and CPU for every message on every socket (one encoded message for many
+    # sockets would have to be compressed once per socket again).
+    return {"ws_max_size": MAX_FRAME_BYTES, "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0,
+            "ws_per_message_deflate": False}
+
+
+def tune_gc() -> None:
     """How every node (and the bench's bare relay) runs Python's cycle collector, once started: what exists then
     (modules, the app, its routes and models) is frozen out of the collections, and the youngest generation is
     collected every 10,000 new objects instead of 700. Idle sockets churn a few short-lived objects per keep-alive
