@@ -31,7 +31,9 @@ With --hard-bots K every table has K bot seats (hard, or --bot-level) and --seat
 the bots to its friends room through the HTTP API (POST /api/rooms/{id}/bots) before starting it, and a rematch
 keeps them. --players counts the bench players only. The latencies are then those of the players' moves alone (an
 action to every player's seat having its update); the bots' moves in the window and their think time (the server's
-tablestakes_bot_think_seconds: the worker round trip, not the human-like delay before the move) come from /metrics.
+tablestakes_bot_think_seconds: the worker round trip, not the human-like delay before the move) come from /metrics,
+as does (every run) the server's own time from a person's move to every seat sent (tablestakes_action_broadcast_seconds,
+histogram buckets), which a busy bench process cannot inflate.
 Hard bots think in the server's worker processes (app/tables/thinking.py), so this shows whether their thinking
 delays the people's moves. --game picks the game the tables play (the players answer with its easy bot's choice).
 """
@@ -96,7 +98,7 @@ class Run:
 
     def __init__(self, label: str, pid: int):
         self.label = label
-        self.bots: dict[str, float] | None = None  # bot moves and think time in the window (--hard-bots only)
+        self.bots: dict[str, float] | None = None  # from /metrics: bot moves and think time, server's broadcast
         self.pid = pid
         self.arrivals = Arrivals()
         self.acts: list[tuple[str, int, float, tuple[int, ...]]] = []  # table, version, sent at, the group
@@ -140,8 +142,10 @@ class Run:
               f"CPU {n['cpu ms/action']:.3f} ms/action; {n['bytes/update/seat']:.0f} B/update/seat; "
               f"RSS {n['rss MiB']:.0f} MiB"
               + (f"; {self.relayed} table messages relayed between nodes" if self.relayed is not None else "")
+              + (f"; server's move-to-every-seat-sent p50 <= {self.bots['server p50 ms']:g} ms, p99 <= "
+                 f"{self.bots['server p99 ms']:g} ms (histogram buckets)" if self.bots else "")
               + (f"; {self.bots['moves']:.0f} bot moves, think mean {self.bots['mean ms']:.1f} ms, "
-                 f"p99 <= {self.bots['p99 ms']:.0f} ms (histogram bucket)" if self.bots else ""),
+                 f"p99 <= {self.bots['p99 ms']:g} ms" if self.bots and self.bots["moves"] else ""),
               flush=True)
 
 
@@ -160,30 +164,43 @@ def rss_mib(pid: int) -> float:
 METRICS_TOKEN = "load-bench-metrics"
 
 
+HISTOGRAMS = {"tablestakes_bot_think_seconds": "think", "tablestakes_action_broadcast_seconds": "broadcast"}
+
+
 def bot_metrics(urls: list[str]) -> dict[str, Any]:
-    """The bots' moves (tablestakes_actions source=bot) and think-time histogram, summed over the nodes."""
-    moves, think = 0.0, defaultdict(float)
+    """From /metrics, summed over the nodes: the bots' moves (tablestakes_actions source=bot), their think time
+    and the server's own time from a person's move to every seat sent (histograms: bucket bound -> count)."""
+    found: dict[str, Any] = {"moves": 0.0, "think": defaultdict(float), "broadcast": defaultdict(float)}
     for url in urls:
         text = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10).text
         for line in text.splitlines():
-            if line.startswith("tablestakes_actions_total{") and 'source="bot"' in line:
-                moves += float(line.rsplit(" ", 1)[1])
-            elif line.startswith("tablestakes_bot_think_seconds_bucket{"):
-                bound = re.search(r'le="([^"]+)"', line).group(1)
-                think[bound] += float(line.rsplit(" ", 1)[1])
-            elif line.startswith(("tablestakes_bot_think_seconds_sum{", "tablestakes_bot_think_seconds_count{")):
-                think[line.split("{", 1)[0].rsplit("_", 1)[1]] += float(line.rsplit(" ", 1)[1])
-    return {"moves": moves, "think": dict(think)}
+            name, _, rest = line.partition("{")
+            value = float(line.rsplit(" ", 1)[1]) if rest else 0.0
+            if name == "tablestakes_actions_total" and 'source="bot"' in rest:
+                found["moves"] += value
+            elif name.removesuffix("_bucket") in HISTOGRAMS and name.endswith("_bucket"):
+                found[HISTOGRAMS[name.removesuffix("_bucket")]][re.search(r'le="([^"]+)"', rest).group(1)] += value
+            elif name.rsplit("_", 1)[0] in HISTOGRAMS and name.rsplit("_", 1)[1] in ("sum", "count"):
+                found[HISTOGRAMS[name.rsplit("_", 1)[0]]][name.rsplit("_", 1)[1]] += value
+    return found
+
+
+def bucket_bound(histogram: dict[str, float], fraction: float) -> float:
+    """The least bucket bound that holds `fraction` of the observations, in ms (a histogram gives no closer)."""
+    count = histogram.get("count", 0.0)
+    buckets = sorted((float(k), v) for k, v in histogram.items() if k not in ("sum", "count"))
+    return 1000 * next((bound for bound, seen in buckets if count and seen >= fraction * count), float("nan"))
 
 
 def bot_numbers(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
-    """Bot moves in the window, mean think time and the histogram bucket that holds the 99th percentile."""
-    think = {key: after["think"].get(key, 0.0) - before["think"].get(key, 0.0) for key in after["think"]}
+    """In the window: bot moves, their mean think time and p99 bucket; the server's broadcast p50/p99 buckets."""
+    think, broadcast = ({key: after[part][key] - before[part].get(key, 0.0) for key in after[part]}
+                        for part in ("think", "broadcast"))
     count = think.get("count", 0.0)
-    buckets = sorted(((float(k), v) for k, v in think.items() if k not in ("sum", "count")), key=lambda b: b[0])
-    p99 = next((bound for bound, seen in buckets if seen >= 0.99 * count), float("nan")) if count else float("nan")
-    return {"moves": after["moves"] - before["moves"], "mean ms": 1000 * think.get("sum", 0.0) / count if count
-            else float("nan"), "p99 ms": 1000 * p99}
+    return {"moves": after["moves"] - before["moves"],
+            "mean ms": 1000 * think.get("sum", 0.0) / count if count else float("nan"),
+            "p99 ms": bucket_bound(think, 0.99),
+            "server p50 ms": bucket_bound(broadcast, 0.5), "server p99 ms": bucket_bound(broadcast, 0.99)}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -403,7 +420,7 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
     run.arrivals.sizes.clear()
     relayed_before = server.relayed() if len(pids) > 1 else 0
     urls = [node.url for node in getattr(server, "nodes", [server])]
-    bots_before = bot_metrics(urls) if args.hard_bots else None
+    bots_before = bot_metrics(urls)
     stop_at = time.monotonic() + args.seconds
     cpu_before, window_start = sum(cpu_seconds(pid) for pid in pids), time.perf_counter()
     try:
@@ -415,8 +432,7 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
         run.cpu_seconds = sum(cpu_seconds(pid) for pid in pids) - cpu_before
         if len(pids) > 1:
             run.relayed = server.relayed() - relayed_before
-        if bots_before is not None:
-            run.bots = bot_numbers(bots_before, bot_metrics(urls))
+        run.bots = bot_numbers(bots_before, bot_metrics(urls))
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     return run
 
