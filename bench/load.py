@@ -108,6 +108,7 @@ class Run:
         self.rss_connected = 0.0
         self.window = 0.0
         self.cpu_seconds = 0.0
+        self.worker_cpu_seconds = 0.0  # the server's child processes: the hard bots' workers
         self.relayed: int | None = None  # table messages relayed between nodes (several nodes only)
 
     def act(self, table: str, version: int, sent: float, group: tuple[int, ...]) -> None:
@@ -145,7 +146,10 @@ class Run:
               + (f"; server's move-to-every-seat-sent p50 <= {self.bots['server p50 ms']:g} ms, p99 <= "
                  f"{self.bots['server p99 ms']:g} ms (histogram buckets)" if self.bots else "")
               + (f"; {self.bots['moves']:.0f} bot moves, think mean {self.bots['mean ms']:.1f} ms, "
-                 f"p99 <= {self.bots['p99 ms']:g} ms" if self.bots and self.bots["moves"] else ""),
+                 f"p99 <= {self.bots['p99 ms']:g} ms; server CPU "
+                 f"{self.cpu_seconds * 1000 / (len(self.acts) + self.bots['moves']):.3f} ms per move (people's "
+                 f"and bots'), its bot workers {self.worker_cpu_seconds:.1f} s CPU in the window"
+                 if self.bots and self.bots["moves"] else ""),
               flush=True)
 
 
@@ -201,6 +205,18 @@ def bot_numbers(before: dict[str, Any], after: dict[str, Any]) -> dict[str, floa
             "mean ms": 1000 * think.get("sum", 0.0) / count if count else float("nan"),
             "p99 ms": bucket_bound(think, 0.99),
             "server p50 ms": bucket_bound(broadcast, 0.5), "server p99 ms": bucket_bound(broadcast, 0.99)}
+
+
+def children_cpu_seconds(pid: int) -> float:
+    """CPU time of a server's child processes now alive (the bots' worker processes, app/tables/thinking.py)."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            try:
+                total += cpu_seconds(int(child)) + children_cpu_seconds(int(child))
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
@@ -422,6 +438,7 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
     urls = [node.url for node in getattr(server, "nodes", [server])]
     bots_before = bot_metrics(urls)
     stop_at = time.monotonic() + args.seconds
+    workers_before = sum(children_cpu_seconds(pid) for pid in pids)
     cpu_before, window_start = sum(cpu_seconds(pid) for pid in pids), time.perf_counter()
     try:
         await asyncio.wait_for(asyncio.gather(*(
@@ -430,6 +447,7 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
     finally:
         run.window = time.perf_counter() - window_start
         run.cpu_seconds = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+        run.worker_cpu_seconds = sum(children_cpu_seconds(pid) for pid in pids) - workers_before
         if len(pids) > 1:
             run.relayed = server.relayed() - relayed_before
         run.bots = bot_numbers(bots_before, bot_metrics(urls))
