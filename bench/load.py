@@ -1,10 +1,11 @@
-"""Load bench: N players, real WebSocket clients on loopback, playing Pika tables of --seats against each other.
+"""Load bench: N players, real WebSocket clients on loopback, playing tables of --seats (Pika unless --game).
 
     .venv/bin/python bench/load.py                               # 2,000 players, Tablestakes on SQLite + memory://
     .venv/bin/python bench/load.py --players 400 --baseline      # and the bare relay, 3 interleaved rounds, ratios
     .venv/bin/python bench/load.py --database postgresql+asyncpg://postgres@127.0.0.1:5432/postgres \\
                                    --redis redis://127.0.0.1:6379/15         # on PostgreSQL + Redis (scratch db)
     .venv/bin/python bench/load.py --database ... --redis ... --nodes 3     # three nodes behind HAProxy
+    .venv/bin/python bench/load.py --players 300 --game kapern --hard-bots 2  # 2 people + 2 hard bots a table
 
 Tablestakes runs as `tablestakes serve --port 0` on a scratch data folder (and, with --database, a scratch PostgreSQL
 database made and dropped on that server). Its players are seeded straight into the database (accounts and login
@@ -25,6 +26,16 @@ Printed per run and as medians of the rounds: actions per second, the time from 
 having its update (p50, p95, p99), the server's CPU time per action (from /proc), the median bytes per table message
 per seat, the server's memory (RSS) once everyone is connected, and the ratios Tablestakes / bare relay. Stops by
 itself; asserts nothing.
+
+With --hard-bots K every table has K bot seats (hard, or --bot-level) and --seats - K bench players: the host adds
+the bots to its friends room through the HTTP API (POST /api/rooms/{id}/bots) before starting it, and a rematch
+keeps them. --players counts the bench players only. The latencies are then those of the players' moves alone (an
+action to every player's seat having its update); the bots' moves in the window and their think time (the server's
+tablestakes_bot_think_seconds: the worker round trip, not the human-like delay before the move) come from /metrics,
+as does (every run) the server's own time from a person's move to every seat sent (tablestakes_action_broadcast_seconds,
+histogram buckets), which a busy bench process cannot inflate.
+Hard bots think in the server's worker processes (app/tables/thinking.py), so this shows whether their thinking
+delays the people's moves. --game picks the game the tables play (the players answer with its easy bot's choice).
 """
 
 from __future__ import annotations
@@ -54,7 +65,7 @@ import httpx  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from app.client import ClientError, TablestakesClient  # noqa: E402
-from app.games.registry import get_game  # noqa: E402
+from app.games.registry import game_names, get_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "load-bench-password"
@@ -87,6 +98,7 @@ class Run:
 
     def __init__(self, label: str, pid: int):
         self.label = label
+        self.bots: dict[str, float] | None = None  # from /metrics: bot moves and think time, server's broadcast
         self.pid = pid
         self.arrivals = Arrivals()
         self.acts: list[tuple[str, int, float, tuple[int, ...]]] = []  # table, version, sent at, the group
@@ -96,6 +108,7 @@ class Run:
         self.rss_connected = 0.0
         self.window = 0.0
         self.cpu_seconds = 0.0
+        self.worker_cpu_seconds = 0.0  # the server's child processes: the hard bots' workers
         self.relayed: int | None = None  # table messages relayed between nodes (several nodes only)
 
     def act(self, table: str, version: int, sent: float, group: tuple[int, ...]) -> None:
@@ -129,7 +142,14 @@ class Run:
               f"p50/p95/p99 {n['p50 ms']:.1f} / {n['p95 ms']:.1f} / {n['p99 ms']:.1f} ms; "
               f"CPU {n['cpu ms/action']:.3f} ms/action; {n['bytes/update/seat']:.0f} B/update/seat; "
               f"RSS {n['rss MiB']:.0f} MiB"
-              + (f"; {self.relayed} table messages relayed between nodes" if self.relayed is not None else ""),
+              + (f"; {self.relayed} table messages relayed between nodes" if self.relayed is not None else "")
+              + (f"; server's move-to-every-seat-sent p50 <= {self.bots['server p50 ms']:g} ms, p99 <= "
+                 f"{self.bots['server p99 ms']:g} ms (histogram buckets)" if self.bots else "")
+              + (f"; {self.bots['moves']:.0f} bot moves, think mean {self.bots['mean ms']:.1f} ms, "
+                 f"p99 <= {self.bots['p99 ms']:g} ms; server CPU "
+                 f"{self.cpu_seconds * 1000 / (len(self.acts) + self.bots['moves']):.3f} ms per move (people's "
+                 f"and bots'), its bot workers {self.worker_cpu_seconds:.1f} s CPU in the window"
+                 if self.bots and self.bots["moves"] else ""),
               flush=True)
 
 
@@ -143,6 +163,60 @@ def rss_mib(pid: int) -> float:
     text = Path(f"/proc/{pid}/status").read_text()
     found = re.search(r"VmRSS:\s+(\d+) kB", text)
     return int(found.group(1)) / 1024 if found else 0.0
+
+
+METRICS_TOKEN = "load-bench-metrics"
+
+
+HISTOGRAMS = {"tablestakes_bot_think_seconds": "think", "tablestakes_action_broadcast_seconds": "broadcast"}
+
+
+def bot_metrics(urls: list[str]) -> dict[str, Any]:
+    """From /metrics, summed over the nodes: the bots' moves (tablestakes_actions source=bot), their think time
+    and the server's own time from a person's move to every seat sent (histograms: bucket bound -> count)."""
+    found: dict[str, Any] = {"moves": 0.0, "think": defaultdict(float), "broadcast": defaultdict(float)}
+    for url in urls:
+        text = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10).text
+        for line in text.splitlines():
+            name, _, rest = line.partition("{")
+            value = float(line.rsplit(" ", 1)[1]) if rest else 0.0
+            if name == "tablestakes_actions_total" and 'source="bot"' in rest:
+                found["moves"] += value
+            elif name.removesuffix("_bucket") in HISTOGRAMS and name.endswith("_bucket"):
+                found[HISTOGRAMS[name.removesuffix("_bucket")]][re.search(r'le="([^"]+)"', rest).group(1)] += value
+            elif name.rsplit("_", 1)[0] in HISTOGRAMS and name.rsplit("_", 1)[1] in ("sum", "count"):
+                found[HISTOGRAMS[name.rsplit("_", 1)[0]]][name.rsplit("_", 1)[1]] += value
+    return found
+
+
+def bucket_bound(histogram: dict[str, float], fraction: float) -> float:
+    """The least bucket bound that holds `fraction` of the observations, in ms (a histogram gives no closer)."""
+    count = histogram.get("count", 0.0)
+    buckets = sorted((float(k), v) for k, v in histogram.items() if k not in ("sum", "count"))
+    return 1000 * next((bound for bound, seen in buckets if count and seen >= fraction * count), float("nan"))
+
+
+def bot_numbers(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """In the window: bot moves, their mean think time and p99 bucket; the server's broadcast p50/p99 buckets."""
+    think, broadcast = ({key: after[part][key] - before[part].get(key, 0.0) for key in after[part]}
+                        for part in ("think", "broadcast"))
+    count = think.get("count", 0.0)
+    return {"moves": after["moves"] - before["moves"],
+            "mean ms": 1000 * think.get("sum", 0.0) / count if count else float("nan"),
+            "p99 ms": bucket_bound(think, 0.99),
+            "server p50 ms": bucket_bound(broadcast, 0.5), "server p99 ms": bucket_bound(broadcast, 0.99)}
+
+
+def children_cpu_seconds(pid: int) -> float:
+    """CPU time of a server's child processes now alive (the bots' worker processes, app/tables/thinking.py)."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            try:
+                total += cpu_seconds(int(child)) + children_cpu_seconds(int(child))
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
@@ -183,7 +257,7 @@ class Server:
 
 def server_env(data_dir: Path, database: str | None, redis: str | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DATA_DIR")}
-    env.update({"DATA_DIR": str(data_dir), "LOG_LEVEL": "WARNING"})
+    env.update({"DATA_DIR": str(data_dir), "LOG_LEVEL": "WARNING", "METRICS_TOKEN": METRICS_TOKEN})
     if database:
         env["DATABASE_URL"] = database
     if redis:
@@ -350,8 +424,9 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
 
     started = time.perf_counter()
     clients = list(await asyncio.gather(*(open_client(i, *p) for i, p in enumerate(players))))
-    groups = [tuple(range(i, i + args.seats)) for i in range(0, len(clients) - args.seats + 1, args.seats)]
-    first_tables = await asyncio.gather(*(form_table(clients, group, semaphore) for group in groups))
+    people = args.seats - args.hard_bots
+    groups = [tuple(range(i, i + people)) for i in range(0, len(clients) - people + 1, people)]
+    first_tables = await asyncio.gather(*(form_table(args, clients, group, semaphore) for group in groups))
     if len(pids) > 1:
         await asyncio.gather(*(follow_table_node(clients[i], table) for group, table in zip(groups, first_tables)
                                for i in group))
@@ -360,7 +435,10 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
     run.rss_connected = sum(rss_mib(pid) for pid in pids)
     run.arrivals.sizes.clear()
     relayed_before = server.relayed() if len(pids) > 1 else 0
+    urls = [node.url for node in getattr(server, "nodes", [server])]
+    bots_before = bot_metrics(urls)
     stop_at = time.monotonic() + args.seconds
+    workers_before = sum(children_cpu_seconds(pid) for pid in pids)
     cpu_before, window_start = sum(cpu_seconds(pid) for pid in pids), time.perf_counter()
     try:
         await asyncio.wait_for(asyncio.gather(*(
@@ -369,8 +447,10 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
     finally:
         run.window = time.perf_counter() - window_start
         run.cpu_seconds = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+        run.worker_cpu_seconds = sum(children_cpu_seconds(pid) for pid in pids) - workers_before
         if len(pids) > 1:
             run.relayed = server.relayed() - relayed_before
+        run.bots = bot_numbers(bots_before, bot_metrics(urls))
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     return run
 
@@ -385,15 +465,18 @@ async def follow_table_node(client: TablestakesClient, table_id: str) -> None:
         await client.join(table_id, since=state.version, token=state.seat_token)
 
 
-async def form_table(clients: list[TablestakesClient], group: tuple[int, ...], semaphore: asyncio.Semaphore) -> str:
+async def form_table(args: argparse.Namespace, clients: list[TablestakesClient], group: tuple[int, ...],
+                     semaphore: asyncio.Semaphore) -> str:
     async with semaphore:
         host = clients[group[0]]
-        room = await host.post("/api/rooms", {"game": "pika", "seats": len(group), "turn_seconds": 60})
+        room = await host.post("/api/rooms", {"game": args.game, "seats": args.seats, "turn_seconds": 60})
         for index in group[1:]:
             guest = clients[index]
             invitation = await host.post(f"/api/rooms/{room['id']}/invitations",
                                          {"username": guest.user["username"]})
             await guest.post(f"/api/invitations/{invitation['id']}/accept")
+        for _ in range(args.hard_bots):
+            await host.post(f"/api/rooms/{room['id']}/bots", {"level": args.bot_level})
         table_id = (await host.post(f"/api/rooms/{room['id']}/start"))["table_id"]
     await asyncio.gather(*(clients[index].join(table_id) for index in group))
     return table_id
@@ -431,7 +514,7 @@ async def group_loop(args: argparse.Namespace, run: Run, clients: list[Tablestak
         if args.next == "rematch":
             table_id = await rematch_table(clients, group, table_id)
         else:
-            table_id = await form_table(clients, group, semaphore)
+            table_id = await form_table(args, clients, group, semaphore)
         if args.nodes and args.nodes > 1:
             await asyncio.gather(*(follow_table_node(clients[index], table_id) for index in group))
 
@@ -440,7 +523,7 @@ async def play(args: argparse.Namespace, run: Run, clients: list[TablestakesClie
                group: tuple[int, ...], stop_at: float) -> None:
     client = clients[index]
     await client.wait_for(lambda: table_id in client.tables)
-    bot = get_game("pika").bots["easy"](client.tables[table_id].seat, random.Random(index))
+    bot = get_game(args.game).bots["easy"](client.tables[table_id].seat, random.Random(index))
     while True:
         state = client.tables[table_id]
         if state.over or time.monotonic() >= stop_at:
@@ -527,7 +610,8 @@ async def play_bare(args: argparse.Namespace, label: str, server: Server) -> Run
             await player.open(server.url)
 
     await asyncio.gather(*(open_one(p) for p in players))
-    groups = [tuple(range(i, i + args.seats)) for i in range(0, len(players) - args.seats + 1, args.seats)]
+    people = args.seats - args.hard_bots
+    groups = [tuple(range(i, i + people)) for i in range(0, len(players) - people + 1, people)]
     for number, group in enumerate(groups):
         await asyncio.gather(*(players[index].request({"type": "join", "table": f"g{number}"}) for index in group))
     run.setup_seconds = time.perf_counter() - started
@@ -580,7 +664,9 @@ async def main(args: argparse.Namespace) -> None:
     where = "PostgreSQL + Redis" if args.database else "SQLite + memory://"
     if args.nodes:
         where += f", {args.nodes} node{'s' if args.nodes > 1 else ''} behind HAProxy"
-    print(f"{args.players} players in tables of {args.seats}, {args.seconds:.0f} s windows, think {args.think} s, "
+    bots = f" with {args.hard_bots} {args.bot_level} bot(s) each" if args.hard_bots else ""
+    print(f"{args.players} players in {get_game(args.game).title} tables of {args.seats}{bots}, "
+          f"{args.seconds:.0f} s windows, think {args.think} s, "
           f"Tablestakes on {where}; {args.rounds} round(s){' with the bare relay' if args.baseline else ''}",
           flush=True)
     ours: list[Run] = []
@@ -608,6 +694,13 @@ def parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--seats", type=int, default=4, choices=[2, 3, 4])
+    parser.add_argument("--game", default="pika", choices=game_names(),
+                        help="the game every table plays (the players answer with its easy bot's choice)")
+    parser.add_argument("--hard-bots", type=int, default=0, metavar="K",
+                        help="bot seats at every table (the players fill the other --seats - K; the bare relay's "
+                             "groups are as many players)")
+    parser.add_argument("--bot-level", default="hard", choices=["easy", "medium", "hard"],
+                        help="the level of those bots (a medium run is the control: the same tables, no search)")
     parser.add_argument("--seconds", type=float, default=60.0, help="the measured window of each run")
     parser.add_argument("--think", type=float, default=0.3, help="mean think time before each move, seconds")
     parser.add_argument("--baseline", action="store_true", help="also run the bare relay and print the ratios")
@@ -622,6 +715,8 @@ def parse() -> argparse.Namespace:
     args = parser.parse_args()
     if args.nodes and not (args.database and args.redis):
         parser.error("--nodes needs --database and --redis (nodes share PostgreSQL and Redis)")
+    if not 0 <= args.hard_bots < args.seats:
+        parser.error("--hard-bots must leave at least one seat to the players")
     if args.rounds is None:
         args.rounds = 3 if args.baseline else 1
     return args

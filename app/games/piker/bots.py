@@ -4,13 +4,14 @@
 - medium: values a face-down card by its tier alone, takes the lead on the best card it can with the smallest die
   that does it, and keeps dice in the After Market for the cards it must secure.
 - hard: first claims its After Market spots: while the After Market is open and it has fewer than
-  AFTER_MARKET_CLAIM dice there, its highest die goes there (spots are first come, first served, and only After
-  Market dice secure: a bot that waited lost the spots to a plan that did not, docs/bots.md). Then it values each card
-  from the faces its tier may still hide (victory points, the sets it would grow, the chance to secure it) and, for
-  each candidate die, samples the opponents' hidden dice a fixed number of times (HARD_SAMPLES, not a time budget)
-  to see which placement wins the most worth, bidding just enough over the dice already placed and planning how many
-  more dice the After Market needs; in those samples an opponent's die goes to the After Market at least half the
-  time while it is open (OPPONENT_AFTER_MARKET_CHANCE), so a spot is not counted on as if nobody else wanted it.
+  AFTER_MARKET_CLAIM dice there (two of the four spots with 2 players, three with more), its highest die goes there
+  (spots are first come, first served, and only After Market dice secure: a bot that waited lost the spots to a plan
+  that did not, docs/bots.md). Then it values each card from the faces its tier may still hide (victory points, the
+  sets it would grow, the chance to secure it) and, for each candidate die, samples the opponents' hidden dice a fixed
+  number of times (HARD_SAMPLES by seat count, not a time budget) to see which placement wins the most worth, bidding
+  just enough over the dice already placed and planning how many more dice the After Market needs; in those samples
+  an opponent's die goes to the After Market at least half the time while it is open (OPPONENT_AFTER_MARKET_CHANCE),
+  so a spot is not counted on as if nobody else wanted it.
 
 All levels but easy secure with the engine's suggested allocation (the view's `decision.suggested`, computed by
 securing.best_allocation), so a table that hands a timed-out seat to a bot secures exactly what the view suggested.
@@ -41,8 +42,12 @@ from app.games.piker.cards import (
 )
 from app.games.piker.securing import allocation_points
 
-HARD_SAMPLES = 16  # determinisations of the opponents' hidden dice per invest decision (fixed, not timed)
-AFTER_MARKET_CLAIM = 3  # the hard bot's highest dice go to the After Market first, until it has this many there
+# Determinisations of the opponents' hidden dice per invest decision, by seat count (fixed, not timed). With one
+# opponent a sample is the cheapest and the head-to-head game the closest: twice the samples (docs/bots.md).
+HARD_SAMPLES = {2: 32, 3: 16, 4: 16}
+# The hard bot's highest dice go to the After Market first, until it has this many there. With 2 players the four
+# spots alternate, so a racer gets two whatever I claim; a third die there is a die less on the cards (docs/bots.md).
+AFTER_MARKET_CLAIM = {2: 2, 3: 3, 4: 3}
 OPPONENT_AFTER_MARKET_CHANCE = 0.5  # the least chance the hard bot gives an opponent's next die of taking a spot
 TIER_CARDS = {tier: [c for c, card in CARDS.items() if card["tier"] == tier] for tier in TIERS}
 
@@ -330,7 +335,7 @@ class HardBot(Bot):
 
     def place(self, view: View, legal: list[Action]) -> Action:
         claimed = sum(1 for d in view["after_market"]["dice"] if d["seat"] == view["you"])
-        if view["after_market"]["open"] and claimed < AFTER_MARKET_CLAIM:
+        if view["after_market"]["open"] and claimed < AFTER_MARKET_CLAIM[view["seats"]]:
             return {"type": "place_die", "pips": max(view["my_dice"]), "on": "after_market"}
         ctx = _Context(view)
         me = ctx.me
@@ -360,7 +365,7 @@ class HardBot(Bot):
         weights = [1.0 + (items[i].secured_value + items[i].flat_value) for i in range(len(market))]
         am_chance = {s: self._after_market_chance(view, s, remaining[s]) for s in opponents}
         worlds = []
-        for _ in range(HARD_SAMPLES):
+        for _ in range(HARD_SAMPLES[seats]):
             totals = [[slot["pips"][s] for s in range(seats)] for slot in market]
             am_taken = 0
             for s in opponents:

@@ -129,18 +129,21 @@ def test_medium_bots_beat_easy_bots():
     assert report.levels["medium"].wins >= 6
 
 
-def test_the_hard_bot_claims_after_market_spots_with_its_highest_dice_first():
-    game = new_game(2, deal=BLUE_MARKET, rolls=hands([2, 5, 3, 6, 1], FIVE_ONES))
+@pytest.mark.parametrize(("seats", "claimed"), [(2, [6, 5]), (3, [6, 5, 3])])
+def test_the_hard_bot_claims_after_market_spots_with_its_highest_dice_first(seats, claimed):
+    # Two of the four spots with 2 players (they alternate: a racer gets two anyway), three with more players.
+    deal = [*BLUE_MARKET, "tech-2"][: 4 if seats == 2 else 5]
+    game = new_game(seats, deal=deal, rolls=hands([2, 5, 3, 6, 1], *[FIVE_ONES] * (seats - 1)))
     bot = HardBot(0, random.Random(0))
     placed = []
-    for _ in range(3):
+    for _ in claimed:
         choice = bot.choose(game.view(0), game.legal_actions(0))
         placed.append((choice["pips"], choice["on"]))
-        invest(game, (0, choice["pips"], AM), (1, 1, 0))
-    assert placed == [(6, "after_market"), (5, "after_market"), (3, "after_market")]
-    # Three spots held: the fourth die goes by the search, and never to a full After Market.
-    fourth = bot.choose(game.view(0), game.legal_actions(0))
-    assert fourth in game.legal_actions(0)
+        invest(game, (0, choice["pips"], AM), *[(seat, 1, 0) for seat in range(1, seats)])
+    assert placed == [(pips, "after_market") for pips in claimed]
+    # Its spots held: the next die goes by the search, and only where it is legal.
+    following = bot.choose(game.view(0), game.legal_actions(0))
+    assert following in game.legal_actions(0)
 
 
 def test_after_market_first_no_longer_beats_the_hard_bot_head_to_head():
