@@ -30,6 +30,18 @@ def _choose(bot: Bot, view: View | None, legal: list[Action]) -> Action | None:
     return bot.choose(view, legal)
 
 
+WORKER_NICENESS = 10
+
+
+def _yield_to_the_tables() -> None:
+    """A worker runs below the server's priority: a bot has a second of slack before its move shows, the sockets
+    of every table have none, so on a machine with few cores the scheduler should run the event loop first."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):  # no nice on this platform, or not allowed: think at the same priority
+        pass
+
+
 class BotThinking:
     def __init__(self, workers: int | None = None):
         # One core is the event loop's: the others think.
@@ -39,7 +51,8 @@ class BotThinking:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn, not fork: the server has threads (database drivers), which a forked child would inherit broken.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_yield_to_the_tables)
         return self._pool
 
     async def choose(self, bot: Bot, view: View | None, legal: list[Action]) -> Action | None:
