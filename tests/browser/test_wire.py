@@ -17,9 +17,9 @@ from app.client import TableState
 from app.config import REPO_ROOT
 from app.core import strict_json
 from app.games.registry import game_names, get_game
-from app.games.rng import HashRandom
-from app.tables.actor import Seat, TableActor, TableTiming
+from app.tables.actor import TableTiming
 from tests.browser.helpers import CHROMIUM_ARGS, require_chromium
+from tests.support.tables import started_friends_table
 
 TIMING = TableTiming(turn_seconds=30, grace_seconds=600, bot_delay_seconds=(0, 0), snapshot_seconds=600)
 ORIGIN = "http://wire.test"
@@ -53,13 +53,8 @@ class Listener:
 async def play(name: str, seed: int) -> list[Listener]:
     """A whole game of easy bots playing from what their clients rebuilt; every socket's messages."""
     cls = get_game(name)
-    chooser = random.Random(f"wire:{name}:{seed}")
-    seats = chooser.randint(cls.min_seats, cls.max_seats)
-    options = cls.check_options(seats, {"alert_seconds": 1.0} if name == "pika" else {})
-    game = cls.create(seats, options, HashRandom(f"wire:{name}:{seed}".encode()))
-    table = TableActor(table_id=f"{name}{seed}", game=game, mode="friends", timing=TIMING,
-                       seats=[Seat("human", f"p{s}", user_id=100 + s) for s in range(seats)])
-    table.start()
+    table, chooser = started_friends_table(name, f"wire:{name}:{seed}", f"{name}{seed}", TIMING)
+    seats = len(table.seats)
     players = [Listener(table.id) for _ in range(seats)]
     spectator = Listener(table.id)
     for seat, listener in enumerate(players):

@@ -16,6 +16,7 @@ from app.games.registry import game_names, get_game
 from app.games.rng import HashRandom
 from app.games.wire import wire_for
 from app.tables.actor import Seat, TableActor, TableTiming
+from tests.support.tables import started_friends_table
 
 NO_TIMERS = TableTiming(turn_seconds=0, grace_seconds=600, bot_delay_seconds=(0, 0), snapshot_seconds=600)
 SEEDS = 5
@@ -47,13 +48,8 @@ def check(table: TableActor, listener: Listener, seat: int | None) -> None:
 async def test_patches_rebuild_every_view_exactly_for_players_and_spectators(name: str) -> None:
     cls = get_game(name)
     for seed in range(SEEDS):
-        chooser = random.Random(f"deltas:{name}:{seed}")
-        seats = chooser.randint(cls.min_seats, cls.max_seats)
-        options = cls.check_options(seats, {"alert_seconds": 1.0} if name == "pika" else {})
-        game = cls.create(seats, options, HashRandom(f"deltas:{name}:{seed}".encode()))
-        table = TableActor(table_id=f"{name}{seed}", game=game, mode="friends", timing=NO_TIMERS,
-                           seats=[Seat("human", f"p{s}", user_id=100 + s) for s in range(seats)])
-        table.start()
+        table, chooser = started_friends_table(name, f"deltas:{name}:{seed}", f"{name}{seed}", NO_TIMERS)
+        seats = len(table.seats)
         players = [Listener(table.id) for _ in range(seats)]
         spectator = Listener(table.id)
         for seat, listener in enumerate(players):
