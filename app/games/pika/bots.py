@@ -284,9 +284,10 @@ def search(
         unseen += [code] * missing[code]
     size = len(unseen)
     dealt = sum(counts) - counts[me]
-    # What the others passed on (view "passed"): those cards are dealt from the kinds that could not be played then.
+    # What the others passed on (view "passed", which a view from the wire leaves out): those cards are dealt
+    # from the kinds that could not be played then.
     notes = []  # (seat, cards, forbidden kinds), each seat's oldest (most forbidding) group first
-    for seat, groups in enumerate(view["passed"]):
+    for seat, groups in enumerate(view.get("passed", ())):
         if seat != me:
             for group in groups:
                 mask = int(group["kinds"], 16)
