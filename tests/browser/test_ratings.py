@@ -103,7 +103,7 @@ async def test_an_online_game_between_two_people_shows_each_rating_change_and_a_
             # Sam opens Rita's profile from the Friends page: her Stakes rating moved, and the game is there.
             page = sam.page
             await page.get_by_role("link", name="Friends", exact=True).click()
-            await page.get_by_role("heading", name="Friends").wait_for()
+            await page.get_by_role("heading", name="Friends", exact=True).wait_for()
             await page.get_by_role("link", name="rita", exact=True).click()
             await page.get_by_role("heading", name="rita").wait_for()
             assert re.search(r"#/u/rita$", page.url)
