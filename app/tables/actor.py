@@ -314,8 +314,9 @@ class TableActor:
                 return index
         return None
 
-    def describe(self) -> dict[str, Any]:
-        """The table around the game, the same for every listener: seats, mode, status, clocks, the end."""
+    def describe(self, *, turn_ends_at: bool = True) -> dict[str, Any]:
+        """The table around the game, the same for every listener: seats, mode, status, clocks, the end (the turn
+        timers' ends left out with `turn_ends_at=False`: updates send them apart)."""
         connected = {c.seat for c in self._connections if c.seat is not None}
         over = self.game.outcome()
         return {
@@ -335,7 +336,7 @@ class TableActor:
                 }
                 for index, s in enumerate(self.seats)
             ],
-            "clock": self._clock_view(),
+            "clock": self._clock_view(turn_ends_at),
             "rewards": {str(k): v for k, v in self.rewards.items()} if self.status == "finished" else None,
             "outcome": over.as_dict() if over is not None else None,
             "stake": self.meta.get("stake"),
@@ -980,12 +981,10 @@ class TableActor:
         since_base = self._clock.time() - self._clock.monotonic() + self.timing.turn_seconds - self._clock_base
         return {str(seat): round((started + since_base) * 10) for seat, (_, started) in self._turn_timers.items()}
 
-    def _clock_view(self) -> dict[str, Any]:
+    def _clock_view(self, turn_ends_at: bool) -> dict[str, Any]:
         """Timers as wall-clock times (seconds since the epoch, server clock) a client can count down to."""
         loop_now = self._clock.monotonic()
         wall_now = self._clock.time()
-        base = self._clock_base * 10
-        turns = {seat: (base + tenths) / 10 for seat, tenths in self._turn_tenths().items()}
         deadlines = []
         for deadline in self.game.deadlines():
             entry = self._deadlines.get(deadline.key)
@@ -993,7 +992,11 @@ class TableActor:
                 deadlines.append(
                     {"key": deadline.key, "seat": deadline.seat, "ends_at": round(wall_now + entry[1] - loop_now, 1)}
                 )
-        return {"turn_ends_at": turns, "deadlines": deadlines, "turn_seconds": self.timing.turn_seconds}
+        clock: dict[str, Any] = {"deadlines": deadlines, "turn_seconds": self.timing.turn_seconds}
+        if turn_ends_at:
+            base = self._clock_base * 10
+            clock["turn_ends_at"] = {seat: (base + tenths) / 10 for seat, tenths in self._turn_tenths().items()}
+        return clock
 
     # ------------------------------------------------------------------------------------------ broadcasting
 
@@ -1042,10 +1045,8 @@ class TableActor:
     def _wire_info(self) -> dict[str, Any]:
         """`describe()` as sent: the clock without the turn timers (an update's `turns` brings them, counted from
         the clock's `base`)."""
-        info = self.describe()
-        clock = info["clock"]
-        info["clock"] = {"base": self._clock_base, "deadlines": clock["deadlines"],
-                         "turn_seconds": clock["turn_seconds"]}
+        info = self.describe(turn_ends_at=False)
+        info["clock"]["base"] = self._clock_base
         return info
 
     def _seat_text(self, seat: int, events: list[Event], public_events: list[dict[str, Any]], head: str,
