@@ -178,7 +178,7 @@ async def audit_every_screen(player: Player, server: Any) -> Audit:
         played = await play_stakes(player, server=server, table_id=table_id, seat=0, arrange=["K", "J"])
     # A King is put on top of the deck for our first flip, but a Duel may end before we flip at all (the bot wins
     # the round, or we bank first): when the Nudge did come, it was checked.
-    assert ("stakes-nudge" in audit.screens) == played.did("nudge"), audit.screens
+    assert ("stakes-nudge" in audit.screens) == (played.did("nudge") > 0), audit.screens
     await page.locator(".game-over").wait_for()
     await audit.check("Stakes table, game over")
     await page.get_by_role("link", name="See results").click()
