@@ -11,11 +11,12 @@ overwriting each other, and readers still read a consistent snapshot.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy.dialects import postgresql, sqlite
@@ -83,18 +84,23 @@ def create_engine(url: str, *, pool_size: int = 10, max_overflow: int = 20, busy
                                json_serializer=strict_json.dumps)
 
 
+def _set_up_sqlite_connection(dbapi_connection: Any, busy_timeout_ms: int) -> None:
+    """Every SQLite connection of the process, pooled or not: WAL, a busy timeout, foreign keys, our own BEGINs."""
+    dbapi_connection.isolation_level = None  # the driver emits no BEGIN of its own; we do
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer, nor it them
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")  # wait for the lock instead of failing
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # durable at every checkpoint; safe with WAL
+    finally:
+        cursor.close()
+
+
 def _make_sqlite_transactional(engine: AsyncEngine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # the driver emits no BEGIN of its own; we do, below
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer, nor it them
-            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")  # wait for the lock instead of failing
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA synchronous=NORMAL")  # durable at every checkpoint; safe with WAL
-        finally:
-            cursor.close()
+        _set_up_sqlite_connection(dbapi_connection, busy_timeout_ms)
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -205,20 +211,66 @@ def create_sessionmaker(engine: AsyncEngine, busy_timeout_ms: int = 30_000) -> a
     return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
 
 
-@asynccontextmanager
-async def sqlite_writer(engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[Any]:
-    """SQLite only: the driver's own connection (aiosqlite) of a pooled connection, in this process's write turn
-    (_WriterQueue). For a hot write of a few statements: each aiosqlite call is one trip to its thread, where the
-    same statements through a session cost three or four trips each and the ORM's bookkeeping. The caller runs
-    `BEGIN IMMEDIATE` and ends its transaction itself (the pool rolls back whatever it left open)."""
-    writers: _WriterQueue = sessionmaker.class_.writers
-    await writers.line_up()
-    try:
-        async with engine.connect() as connection:
-            raw = await connection.get_raw_connection()
-            yield raw.driver_connection
-    finally:
-        writers.lock.release()
+Result = TypeVar("Result")
+
+
+class SQLiteDirectWriter:
+    """SQLite only: one stdlib connection on a thread of its own, for a hot write that is a whole transaction in
+    one trip to that thread (the action log's group commits). Through aiosqlite every statement is a trip of its own
+    (and through a session three or four), each a wake-up of the event loop; here BEGIN IMMEDIATE, the statements
+    and the COMMIT run together. Callers still take this process's write turn first (`turn`), so SQLite's lock is
+    never waited for in its busy handler."""
+
+    def __init__(self, path: str, busy_timeout_ms: int, writers: _WriterQueue):
+        self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self.writers = writers
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._connection: sqlite3.Connection | None = None
+
+    @classmethod
+    def for_engine(cls, engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession],
+                   busy_timeout_ms: int = 30_000) -> SQLiteDirectWriter:
+        database = engine.url.database or ""
+        if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+            # Every connection to an in-memory database is a database of its own: the tables need a file.
+            raise ValueError(f"the action log needs an SQLite file, not {engine.url.render_as_string()}")
+        return cls(database, busy_timeout_ms, sessionmaker.class_.writers)
+
+    async def transaction(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
+        """Run `work(connection)` inside BEGIN IMMEDIATE ... COMMIT on the writer's thread, in this process's write
+        turn; rolled back if it raises (and the error raised here)."""
+        await self.writers.line_up()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, work)
+        finally:
+            self.writers.lock.release()
+
+    def _run(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
+        if self._connection is None:
+            connection = sqlite3.connect(self.path, check_same_thread=False, uri=self.path.startswith("file:"))
+            _set_up_sqlite_connection(connection, self.busy_timeout_ms)
+            self._connection = connection
+        connection = self._connection
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(connection)
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        return result
+
+    async def close(self) -> None:
+        def close_connection() -> None:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._thread, close_connection)
+        finally:
+            self._thread.shutdown(wait=False)
 
 
 def create_reader(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 KEY = "rematch:"
 DUE_KEY = "rematch:due"
 STAKE_TICKET = 1  # one stake per person per rematch: who declined cannot agree again (their refund is final)
+FINISHED_KEPT = 512  # finished tables whose rematch copy stays in memory (every seat's answer reads it)
 
 # KEYS: state hash, agreed set, declined set, due zset.
 # ARGV: old table, user, agree (1/0), humans (count), deadline ms, new table id, ttl seconds.
@@ -133,6 +135,8 @@ class RematchService:
         redis = runtime.redis
         self._answer = redis.register_script(ANSWER)
         self._due = redis.register_script(DUE)
+        # A finished table's record and live row never change again, so what a rematch copies is read once.
+        self._finished_kept: OrderedDict[str, Finished] = OrderedDict()
 
     @property
     def settings(self) -> Settings:
@@ -291,6 +295,10 @@ class RematchService:
     # --- reading and telling ---------------------------------------------------------------------------
 
     async def _finished(self, table_id: str) -> Finished:
+        kept = self._finished_kept.get(table_id)
+        if kept is not None:
+            self._finished_kept.move_to_end(table_id)
+            return kept
         # The columns a rematch copies, not the whole rows (a record's action log, a live table's engine state).
         async with self.runtime.reader() as session:
             record = (await session.execute(
@@ -303,9 +311,13 @@ class RematchService:
         timing = dict(data.get("timing") or {})
         if "bot_delay_seconds" in timing:
             timing["bot_delay_seconds"] = tuple(timing["bot_delay_seconds"])
-        return Finished(id=record.id, game=record.game, mode=record.mode, options=record.options, seats=record.seats,
-                        timing=TableTiming(**timing) if timing else self.realtime.tables.timing,
-                        meta=data.get("meta") or {})
+        finished = Finished(id=record.id, game=record.game, mode=record.mode, options=record.options,
+                            seats=record.seats, timing=TableTiming(**timing) if timing else self.realtime.tables.timing,
+                            meta=data.get("meta") or {})
+        self._finished_kept[table_id] = finished
+        while len(self._finished_kept) > FINISHED_KEPT:
+            self._finished_kept.popitem(last=False)
+        return finished
 
     async def _state(self, table_id: str) -> dict[str, Any]:
         redis = self.runtime.redis
