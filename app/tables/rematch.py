@@ -158,16 +158,18 @@ class RematchService:
         if user_id not in finished.humans:
             raise RematchRefused("not_seated", "You had no seat at that table.")
         staked = finished.mode == "staked"
-        # The new table's id is fixed by whoever asks first, before any stake moves into its pot.
-        redis, key = self.runtime.redis, KEY + table_id
-        if await redis.hsetnx(key, "new_table", new_table_id()):
-            await redis.expire(key, int(self.settings.rematch_wait_seconds) + 3600)
-        new_table, status_now = (_text(value) for value in await redis.hmget(key, ["new_table", "status"]))
-        status_now = status_now or "pending"
-        if staked and agree and status_now == "pending":
-            # The stake is taken before the agreement counts, so a table never starts on a missing stake; it goes
-            # back below if the agreement came too late.
-            await self._stake(finished, new_table, user_id)
+        # The new table's id is fixed by whoever asks first (the script keeps the first one it is given).
+        new_table = new_table_id()
+        if staked:
+            # With stakes it is fixed before any stake moves into the new table's pot.
+            redis, key = self.runtime.redis, KEY + table_id
+            if await redis.hsetnx(key, "new_table", new_table):
+                await redis.expire(key, int(self.settings.rematch_wait_seconds) + 3600)
+            new_table, status_now = (_text(value) for value in await redis.hmget(key, ["new_table", "status"]))
+            if agree and (status_now or "pending") == "pending":
+                # The stake is taken before the agreement counts, so a table never starts on a missing stake; it
+                # goes back below if the agreement came too late.
+                await self._stake(finished, new_table, user_id)
         outcome, status, decided = await self._answer(
             keys=self._keys(table_id),
             args=[table_id, user_id, 1 if agree else 0, len(set(finished.humans)),
@@ -181,8 +183,7 @@ class RematchService:
         if outcome == "closed" and agree and status != "started":
             raise RematchRefused("rematch_closed", "This rematch is over.")
         if int(decided):
-            await self._close(finished, status)
-            return await self.view(finished)
+            return await self._close(finished, status)
         return await self._tell(finished)  # what everyone was told is the answer too
 
     async def tick(self) -> int:
@@ -199,7 +200,8 @@ class RematchService:
 
     # --- closing ---------------------------------------------------------------------------------------
 
-    async def _close(self, finished: Finished, status: str) -> None:
+    async def _close(self, finished: Finished, status: str) -> dict[str, Any]:
+        """Start the new table (or cancel the rematch) and tell everyone; returns the rematch as told."""
         state = await self._state(finished.id)
         new_table = state["new_table"]
         agreed = [user for user in finished.humans if str(user) in state["agreed"]]
@@ -223,7 +225,7 @@ class RematchService:
                 await self.realtime.online.stakes.mark_cancelled(session, new_table, self.runtime.clock.now())
         await self.runtime.redis.hset(KEY + finished.id, mapping={
             "status": "started" if made else "cancelled", "new_table": made or new_table, "reason": reason or ""})
-        await self._tell(finished)
+        return await self._tell(finished)
 
     async def _start(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
         """Make the new table the way its mode makes tables. Returns its id."""
@@ -320,11 +322,15 @@ class RematchService:
         return finished
 
     async def _state(self, table_id: str) -> dict[str, Any]:
-        redis = self.runtime.redis
-        raw = await redis.hgetall(KEY + table_id)
+        # One round trip for the three keys (a pipeline, not a transaction: the scripts make every change whole).
+        async with self.runtime.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(KEY + table_id)
+            pipe.smembers(KEY + table_id + ":agreed")
+            pipe.smembers(KEY + table_id + ":declined")
+            raw, agreed, declined = await pipe.execute()
         state = {_text(k): _text(v) for k, v in raw.items()}
-        state["agreed"] = {_text(m) for m in await redis.smembers(KEY + table_id + ":agreed")}
-        state["declined"] = {_text(m) for m in await redis.smembers(KEY + table_id + ":declined")}
+        state["agreed"] = {_text(m) for m in agreed}
+        state["declined"] = {_text(m) for m in declined}
         return state
 
     async def view(self, finished: Finished) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config import Settings
-from app.core.db import create_engine
+from app.core.db import SQLiteDirectWriter, create_engine, create_sessionmaker
 from app.core.redis import close_redis, create_redis
 from tests.support import backends
 from tests.support.backends import make_settings
@@ -27,6 +27,47 @@ async def test_sqlite_connections_use_wal_a_busy_timeout_and_foreign_keys(tmp_pa
             assert (await connection.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 12_345
             assert (await connection.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
     finally:
+        await engine.dispose()
+
+
+async def test_the_direct_sqlite_writer_commits_whole_rolls_back_whole_and_takes_turns_with_sessions(tmp_path: Path):
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'direct.db'}", busy_timeout_ms=4_321)
+    sessionmaker = create_sessionmaker(engine, 4_321)
+    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker, 4_321)
+    try:
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql("CREATE TABLE log (seq INTEGER PRIMARY KEY, what TEXT NOT NULL)")
+
+        def set_up(connection):
+            return [connection.execute(f"PRAGMA {name}").fetchone()[0]
+                    for name in ("journal_mode", "busy_timeout", "foreign_keys")]
+
+        assert await writer.transaction(set_up) == ["wal", 4_321, 1]
+
+        def append_then_fail(connection):
+            connection.execute("INSERT INTO log VALUES (1, 'seen')")
+            raise RuntimeError("the disk is full")
+
+        with pytest.raises(RuntimeError):
+            await writer.transaction(append_then_fail)
+
+        async def session_write(seq: int) -> None:
+            async with sessionmaker.begin() as session:
+                await session.execute(text("INSERT INTO log VALUES (:seq, 'session')"), {"seq": seq})
+                await asyncio.sleep(0.01)  # holds the write turn: the direct writer waits for it, not SQLite's lock
+
+        def append(seq: int):
+            return lambda connection: connection.execute("INSERT INTO log VALUES (?, 'direct')", (seq,)).rowcount
+
+        results = await asyncio.gather(session_write(2), writer.transaction(append(3)), session_write(4),
+                                       writer.transaction(append(5)))
+        assert results[1] == results[3] == 1
+        async with engine.connect() as connection:
+            rows = (await connection.exec_driver_sql("SELECT seq, what FROM log ORDER BY seq")).all()
+        # The failed transaction left nothing; every other one landed whole.
+        assert [tuple(row) for row in rows] == [(2, "session"), (3, "direct"), (4, "session"), (5, "direct")]
+    finally:
+        await writer.close()
         await engine.dispose()
 
 
