@@ -15,6 +15,7 @@ New tables are made by the paths each mode already uses (RoomService.start, matc
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections import OrderedDict
@@ -136,7 +137,8 @@ class RematchService:
         self._answer = redis.register_script(ANSWER)
         self._due = redis.register_script(DUE)
         # A finished table's record and live row never change again, so what a rematch copies is read once.
-        self._finished_kept: OrderedDict[str, Finished] = OrderedDict()
+        # Kept as the read's future: the seats' answers arrive together, and one read serves them all.
+        self._finished_kept: OrderedDict[str, asyncio.Future[Finished]] = OrderedDict()
 
     @property
     def settings(self) -> Settings:
@@ -298,9 +300,21 @@ class RematchService:
 
     async def _finished(self, table_id: str) -> Finished:
         kept = self._finished_kept.get(table_id)
-        if kept is not None:
+        if kept is None:
+            kept = asyncio.ensure_future(self._read_finished(table_id))
+            self._finished_kept[table_id] = kept
+            while len(self._finished_kept) > FINISHED_KEPT:
+                self._finished_kept.popitem(last=False)
+        else:
             self._finished_kept.move_to_end(table_id)
-            return kept
+        try:
+            return await asyncio.shield(kept)
+        except BaseException:
+            if kept.done() and self._finished_kept.get(table_id) is kept:
+                del self._finished_kept[table_id]  # a refusal (not finished yet) or a failed read is not kept
+            raise
+
+    async def _read_finished(self, table_id: str) -> Finished:
         # The columns a rematch copies, not the whole rows (a record's action log, a live table's engine state).
         async with self.runtime.reader() as session:
             record = (await session.execute(
@@ -313,13 +327,9 @@ class RematchService:
         timing = dict(data.get("timing") or {})
         if "bot_delay_seconds" in timing:
             timing["bot_delay_seconds"] = tuple(timing["bot_delay_seconds"])
-        finished = Finished(id=record.id, game=record.game, mode=record.mode, options=record.options,
-                            seats=record.seats, timing=TableTiming(**timing) if timing else self.realtime.tables.timing,
-                            meta=data.get("meta") or {})
-        self._finished_kept[table_id] = finished
-        while len(self._finished_kept) > FINISHED_KEPT:
-            self._finished_kept.popitem(last=False)
-        return finished
+        return Finished(id=record.id, game=record.game, mode=record.mode, options=record.options, seats=record.seats,
+                        timing=TableTiming(**timing) if timing else self.realtime.tables.timing,
+                        meta=data.get("meta") or {})
 
     async def _state(self, table_id: str) -> dict[str, Any]:
         # One round trip for the three keys (a pipeline, not a transaction: the scripts make every change whole).
