@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -125,25 +126,48 @@ class _WriterQueue:
     therefore queue here first, in order, and reach SQLite one by one (the busy timeout still guards against other
     processes). A session joins the queue at its first statement, exactly when SQLite's BEGIN IMMEDIATE would have
     waited, and leaves it when its transaction ends, so nothing that worked before can deadlock here.
+
+    The action log's appends (`urgent`) go before the other writers that are waiting: every move of the node waits
+    for its append, while a settlement or a new room waiting a few milliseconds more delays nobody's move.
     """
 
     def __init__(self, timeout_seconds: float):
         self.timeout_seconds = timeout_seconds
-        self._lock: asyncio.Lock | None = None
+        self._held = False
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._others: deque[asyncio.Future[None]] = deque()
 
-    @property
-    def lock(self) -> asyncio.Lock:
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        return self._lock
-
-    async def line_up(self) -> None:
-        """Wait for this process's write turn (release it with `lock.release()`); refused like a busy SQLite."""
+    async def line_up(self, *, urgent: bool = False) -> None:
+        """Wait for this process's write turn (give it back with `release()`); refused like a busy SQLite."""
+        if not self._held and not self._urgent and not self._others:
+            self._held = True
+            return
+        turn = asyncio.get_running_loop().create_future()
+        line = self._urgent if urgent else self._others
+        line.append(turn)
         try:
-            await asyncio.wait_for(self.lock.acquire(), self.timeout_seconds)
-        except TimeoutError:
-            raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked (writers' queue)")) \
-                from None
+            await asyncio.wait_for(asyncio.shield(turn), self.timeout_seconds)
+        except BaseException as error:
+            if turn in line:
+                line.remove(turn)
+            if turn.done() and not turn.cancelled():
+                self.release()  # handed the turn just as this waiter gave up: pass it on
+            else:
+                turn.cancel()
+            if isinstance(error, TimeoutError):
+                raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked (writers' queue)")) \
+                    from None
+            raise
+
+    def release(self) -> None:
+        """Give the turn to the next writer waiting (an append first), or free it."""
+        for line in (self._urgent, self._others):
+            while line:
+                turn = line.popleft()
+                if not turn.done():
+                    turn.set_result(None)  # the turn passes straight on: `_held` stays True
+                    return
+        self._held = False
 
 
 class QueuedWriteSession(AsyncSession):
@@ -161,7 +185,7 @@ class QueuedWriteSession(AsyncSession):
     def _leave(self) -> None:
         if self._in_line:
             self._in_line = False
-            self.writers.lock.release()
+            self.writers.release()
 
     async def execute(self, *args: Any, **kwargs: Any) -> Any:
         await self._line_up()
@@ -218,8 +242,8 @@ class SQLiteDirectWriter:
     """SQLite only: one stdlib connection on a thread of its own, for a hot write that is a whole transaction in
     one trip to that thread (the action log's group commits). Through aiosqlite every statement is a trip of its own
     (and through a session three or four), each a wake-up of the event loop; here BEGIN IMMEDIATE, the statements
-    and the COMMIT run together. Callers still take this process's write turn first (`turn`), so SQLite's lock is
-    never waited for in its busy handler."""
+    and the COMMIT run together. It takes this process's write turn first (ahead of the other writers waiting), so
+    SQLite's lock is never waited for in its busy handler."""
 
     def __init__(self, path: str, busy_timeout_ms: int, writers: _WriterQueue):
         self.path = path
@@ -240,11 +264,11 @@ class SQLiteDirectWriter:
     async def transaction(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
         """Run `work(connection)` inside BEGIN IMMEDIATE ... COMMIT on the writer's thread, in this process's write
         turn; rolled back if it raises (and the error raised here)."""
-        await self.writers.line_up()
+        await self.writers.line_up(urgent=True)
         try:
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, work)
         finally:
-            self.writers.lock.release()
+            self.writers.release()
 
     def _run(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
         if self._connection is None:

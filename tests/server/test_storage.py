@@ -9,10 +9,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config import Settings
-from app.core.db import SQLiteDirectWriter, create_engine, create_sessionmaker
+from app.core.db import SQLiteDirectWriter, _WriterQueue, create_engine, create_sessionmaker
 from app.core.redis import close_redis, create_redis
 from tests.support import backends
 from tests.support.backends import make_settings
@@ -69,6 +70,36 @@ async def test_the_direct_sqlite_writer_commits_whole_rolls_back_whole_and_takes
     finally:
         await writer.close()
         await engine.dispose()
+
+
+async def test_the_writers_queue_serves_appends_first_then_others_in_order_and_times_out_cleanly():
+    writers = _WriterQueue(timeout_seconds=0.05)
+    await writers.line_up()  # held
+    served: list[str] = []
+
+    async def writer(name: str, urgent: bool = False) -> None:
+        await writers.line_up(urgent=urgent)
+        served.append(name)
+        await asyncio.sleep(0)
+        writers.release()
+
+    waiting = [asyncio.create_task(writer("settle")), asyncio.create_task(writer("room")),
+               asyncio.create_task(writer("append", urgent=True))]
+    await asyncio.sleep(0.01)
+    writers.release()
+    await asyncio.gather(*waiting)
+    assert served == ["append", "settle", "room"]
+
+    # A writer that waits past the timeout is refused like a busy SQLite and leaves no trace in the line.
+    await writers.line_up()
+    with pytest.raises(OperationalError, match="writers' queue"):
+        await writers.line_up()
+    cancelled = asyncio.create_task(writers.line_up())
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    writers.release()
+    await asyncio.wait_for(writers.line_up(), 1)  # the turn was free again, not lost to the gone waiters
+    writers.release()
 
 
 async def _concurrent_increments(engine: AsyncEngine, workers: int) -> int:
