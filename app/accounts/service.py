@@ -392,8 +392,7 @@ class AccountService:
 
     async def ended_sessions(self, session_ids: list[int]) -> set[int]:
         """Of these sessions, the ones no longer valid: revoked, expired or gone (their sockets must close)."""
-        async with self.reader() as session:
-            valid = await repo.valid_session_ids(session, session_ids, self.clock.now())
+        valid = await repo.valid_session_ids(self.reader.kw["bind"], session_ids, self.clock.now())
         return set(session_ids) - valid
 
     # --- reading -------------------------------------------------------------------------------------------

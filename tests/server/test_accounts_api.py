@@ -6,7 +6,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
 from app.accounts.models import AuthSession, User
 from app.accounts.service import InvalidSession, SessionExpired, SessionRevoked
@@ -238,6 +238,24 @@ async def test_a_socket_is_authenticated_with_the_same_answers(harness: Harness)
         await session.execute(update(AuthSession).where(AuthSession.user_id == ada.id)
                               .values(revoked_at=harness.clock.now()))
     assert await both(token) == [SessionRevoked, SessionRevoked]
+
+
+async def test_the_socket_re_check_finds_revoked_expired_and_gone_sessions(harness: Harness):
+    """ended_sessions (the hub's timer asks it every 20 s for every open socket's session) against the database."""
+    accounts = harness.runtime.accounts
+    users = [await harness.create_user(name) for name in ("ada", "bob", "cy", "dee")]
+    tokens = [await harness.session_token(user.id) for user in users]
+    ids = [(await accounts.authenticate_socket(token)).session_id for token in tokens]
+    assert await accounts.ended_sessions(ids) == set()
+    async with harness.runtime.transaction() as session:
+        await session.execute(update(AuthSession).where(AuthSession.id == ids[0]).values(revoked_at=harness.clock.now()))
+        await session.execute(update(AuthSession).where(AuthSession.id == ids[1])
+                              .values(expires_at=harness.clock.now() + timedelta(seconds=1)))
+        await session.execute(delete(AuthSession).where(AuthSession.id == ids[2]))  # gone (its user deleted)
+    assert await accounts.ended_sessions(ids) == {ids[0], ids[2]}
+    harness.clock.advance(seconds=1)  # the expiry is exact, to the microsecond stored
+    assert await accounts.ended_sessions(ids) == {ids[0], ids[1], ids[2]}
+    assert await accounts.ended_sessions([]) == set()
 
 
 async def _authenticate(harness: Harness, token):
