@@ -113,6 +113,15 @@ class Authenticated:
 
 
 @dataclass(frozen=True)
+class SocketAuth:
+    """Who opened a socket: what the socket keeps of the user, and its session."""
+    user_id: int
+    username: str
+    guest: bool
+    session_id: int
+
+
+@dataclass(frozen=True)
 class Profile:
     id: int
     username: str
@@ -337,6 +346,23 @@ class AccountService:
             raise SessionRevoked()  # a ban revokes every session; this one was made while the ban went in
         return Authenticated(user, row.id)
 
+    async def authenticate_socket(self, token: str | None) -> SocketAuth:
+        """`authenticate` for a socket opening, with the same checks and errors: the session and only what the socket
+        keeps of its user, read without the ORM (repository.socket_session), since every socket of a restarted node
+        opens again at once."""
+        if not token:
+            raise Unauthorized()
+        found = await repo.socket_session(self.reader.kw["bind"], hash_session_token(token))
+        if found is None:
+            raise InvalidSession()
+        if found.revoked:
+            raise SessionRevoked()
+        if found.expires_at <= self.clock.now():
+            raise SessionExpired()
+        if found.banned:
+            raise SessionRevoked()  # a ban revokes every session; this one was made while the ban went in
+        return SocketAuth(found.user_id, found.username, found.guest, found.session_id)
+
     async def logout(self, session: AsyncSession, auth: Authenticated) -> None:
         await repo.revoke_session(session, auth.session_id, self.clock.now())
         self._sessions_ended(auth.user.id, auth.session_id)
@@ -366,8 +392,7 @@ class AccountService:
 
     async def ended_sessions(self, session_ids: list[int]) -> set[int]:
         """Of these sessions, the ones no longer valid: revoked, expired or gone (their sockets must close)."""
-        async with self.reader() as session:
-            valid = await repo.valid_session_ids(session, session_ids, self.clock.now())
+        valid = await repo.valid_session_ids(self.reader.kw["bind"], session_ids, self.clock.now())
         return set(session_ids) - valid
 
     # --- reading -------------------------------------------------------------------------------------------

@@ -189,12 +189,11 @@ async def _open(websocket: WebSocket, runtime: Runtime, realtime: Realtime) -> C
                       "Connections from this origin are not accepted.")
         return None
     try:
-        async with runtime.reader() as session:
-            auth = await runtime.accounts.authenticate(session, websocket.cookies.get(SESSION_COOKIE))
+        auth = await runtime.accounts.authenticate_socket(websocket.cookies.get(SESSION_COOKIE))
     except AppError as error:
         await _refuse(websocket, protocol.CLOSE_UNAUTHORIZED, "unauthorized", error.message)
         return None
-    connection = Connection(websocket, auth.user.id, auth.user.username, auth.session_id, auth.user.guest)
+    connection = Connection(websocket, auth.user_id, auth.username, auth.session_id, auth.guest)
     for oldest in await realtime.hub.register(connection, runtime.settings.ws_max_sockets_per_user):
         oldest.deliver(_error(None, "too_many_sockets",
                               f"You have more than {runtime.settings.ws_max_sockets_per_user} live connections "

@@ -6,10 +6,11 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
 from app.accounts.models import AuthSession, User
-from app.accounts.service import SessionRevoked
+from app.accounts.service import InvalidSession, SessionExpired, SessionRevoked
+from app.core.errors import Unauthorized
 from app.core.security import SESSION_COOKIE
 from tests.support.harness import PASSWORD, Harness, open_harness
 
@@ -198,6 +199,68 @@ async def test_the_same_check_authenticates_a_raw_token(harness: Harness):
     with pytest.raises(SessionRevoked):
         async with harness.runtime.transaction() as session:
             await harness.runtime.accounts.authenticate(session, token)
+
+
+async def test_a_socket_is_authenticated_with_the_same_answers(harness: Harness):
+    """authenticate_socket (the WebSocket gateway's lookup, without the ORM) agrees with authenticate on every case."""
+    accounts = harness.runtime.accounts
+
+    async def both(token):
+        outcomes = []
+        for check in (lambda: accounts.authenticate_socket(token), lambda: _authenticate(harness, token)):
+            try:
+                outcomes.append(await check())
+            except Unauthorized as error:
+                outcomes.append(type(error))
+        return outcomes
+
+    ada = await harness.create_user("ada")
+    token = await harness.session_token(ada.id)
+    socket_auth, auth = await both(token)
+    assert (socket_auth.user_id, socket_auth.username, socket_auth.guest, socket_auth.session_id) == (
+        auth.user.id, "ada", False, auth.session_id)
+    assert await both(None) == [Unauthorized, Unauthorized] and await both("") == [Unauthorized, Unauthorized]
+    assert await both("not-a-real-token") == [InvalidSession, InvalidSession]
+
+    guest_client = harness.new_client()
+    assert (await guest_client.post("/api/auth/guest")).status_code in (200, 201)
+    guest = await accounts.authenticate_socket(guest_client.cookies[SESSION_COOKIE])
+    assert guest.guest is True
+
+    harness.clock.advance(timedelta(days=harness.settings.session_days))
+    assert await both(token) == [SessionExpired, SessionExpired]
+    harness.clock.advance(timedelta(days=-harness.settings.session_days))
+    async with harness.runtime.transaction() as session:
+        await session.execute(update(User).where(User.id == ada.id).values(banned_at=harness.clock.now()))
+    assert await both(token) == [SessionRevoked, SessionRevoked]
+    async with harness.runtime.transaction() as session:
+        await session.execute(update(User).where(User.id == ada.id).values(banned_at=None))
+        await session.execute(update(AuthSession).where(AuthSession.user_id == ada.id)
+                              .values(revoked_at=harness.clock.now()))
+    assert await both(token) == [SessionRevoked, SessionRevoked]
+
+
+async def test_the_socket_re_check_finds_revoked_expired_and_gone_sessions(harness: Harness):
+    """ended_sessions (the hub's timer asks it every 20 s for every open socket's session) against the database."""
+    accounts = harness.runtime.accounts
+    users = [await harness.create_user(name) for name in ("ada", "bob", "cy", "dee")]
+    tokens = [await harness.session_token(user.id) for user in users]
+    ids = [(await accounts.authenticate_socket(token)).session_id for token in tokens]
+    assert await accounts.ended_sessions(ids) == set()
+    async with harness.runtime.transaction() as session:
+        await session.execute(update(AuthSession).where(AuthSession.id == ids[0]).values(revoked_at=harness.clock.now()))
+        await session.execute(update(AuthSession).where(AuthSession.id == ids[1])
+                              .values(expires_at=harness.clock.now() + timedelta(seconds=1)))
+        await session.execute(delete(AuthSession).where(AuthSession.id == ids[2]))  # gone (its user deleted)
+    assert await accounts.ended_sessions(ids) == {ids[0], ids[2]}
+    harness.clock.advance(seconds=1)  # the expiry is exact, to the microsecond stored
+    assert await accounts.ended_sessions(ids) == {ids[0], ids[1], ids[2]}
+    assert await accounts.ended_sessions([]) == set()
+
+
+async def _authenticate(harness: Harness, token):
+    async with harness.runtime.reader() as session:
+        return await harness.runtime.accounts.authenticate(session, token)
 
 
 async def test_me_reports_the_level_of_platform_md(harness: Harness):
