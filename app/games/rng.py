@@ -27,6 +27,10 @@ _SMALL_LIMITS = [0] + [(1 << _WORD_BITS) - ((1 << _WORD_BITS) % n) for n in rang
 # For a shuffle of up to 256 items: the ranges it asks for, in order (len, len - 1, ..., 2), and their limits.
 _SHUFFLE_RANGES = [tuple(range(size, 1, -1)) for size in range(257)]
 _SHUFFLE_LIMITS = [tuple(_SMALL_LIMITS[n] for n in ranges) for ranges in _SHUFFLE_RANGES]
+# Block numbers as the 8 bytes hashed for them, for the first blocks (a game's shuffles use the first few dozen).
+_COUNTERS = tuple(index.to_bytes(8, "little") for index in range(1024))
+# Several digests at once as 64-bit words: a 256-card shuffle needs at most 33 blocks.
+_UNPACK_BLOCKS = [struct.Struct(f"<{_WORDS_PER_BLOCK * count}Q").unpack for count in range(34)]
 
 
 @runtime_checkable
@@ -74,8 +78,20 @@ class HashRandom:
 
     def _block_words(self, index: int) -> list[int]:
         hasher = self._keyed.copy()
-        hasher.update(index.to_bytes(8, "little"))
+        hasher.update(_COUNTERS[index] if index < 1024 else index.to_bytes(8, "little"))
         return list(_unpack_block(hasher.digest()))
+
+    def _blocks_words(self, first: int, count: int) -> tuple[int, ...]:
+        """The words of `count` blocks from block `first` on, as `_block_words` gives them one block at a time."""
+        if first + count > 1024:
+            return tuple(word for index in range(first, first + count) for word in self._block_words(index))
+        copy = self._keyed.copy
+        digests = []
+        for counter in _COUNTERS[first : first + count]:
+            hasher = copy()
+            hasher.update(counter)
+            digests.append(hasher.digest())
+        return _UNPACK_BLOCKS[count](b"".join(digests))
 
     def _word(self) -> int:
         if self._next >= _WORDS_PER_BLOCK:
@@ -111,9 +127,10 @@ class HashRandom:
             need = size - 1
             taken = self._words[self._next :]
             block = self._block
-            while len(taken) < need:
-                taken += self._block_words(block)
-                block += 1
+            if len(taken) < need:
+                count = -(-(need - len(taken)) // _WORDS_PER_BLOCK)  # blocks still needed, rounded up
+                taken += self._blocks_words(block, count)
+                block += count
             words = taken[:need]
             if all(map(lt, words, _SHUFFLE_LIMITS[size])):
                 for i, j in zip(range(need, 0, -1), map(mod, words, _SHUFFLE_RANGES[size])):

@@ -133,6 +133,36 @@ CHAIN_NAMES_ON_WILD_FOUR = tuple(
 # and with the twin that calls Pika right after each play. Built once; legal_actions hands out copies.
 PLAYS = tuple(_plays_of(card, False) for card in range(KINDS))
 PLAYS_WITH_CALL = tuple(_plays_of(card, True) for card in range(KINDS))
+
+def _play_facts(move: int) -> tuple[int, str, int, str, int, int] | None:
+    card = move & CARD_MASK
+    if card >= KINDS:
+        return None
+    colour = (move >> 6) & 3 if card >= FIRST_BLACK else COLOUR_OF[card]  # a black card's player chose it
+    return card, NAMES[card], colour, COLOURS[colour], STACK_VALUE[card], RANK_OF[card]
+
+
+# PLAY_FACTS[move]: (card, its name, the colour in play after it, that colour's name, what it adds to a stack, its
+# rank) for every play int, so that a play looks them up once.
+PLAY_FACTS = tuple(_play_facts(move) for move in range(2 * PIKA_FLAG))
+# IS_PLAYABLE[top * 4 + colour][card]: MATCHING's entries as bools (a drawn card's event says whether it may go).
+IS_PLAYABLE = tuple(tuple(map(bool, table)) for table in MATCHING)
+
+# The tables of playable kinds legal_actions looks up, by number: MATCHING's (top * 4 + colour) with no stack
+# pending, then on a pending +2, then on a pending +4 (+ the colour chosen with it).
+ON_DRAW_TWO = len(MATCHING)
+ON_WILD_FOUR = ON_DRAW_TWO + 1
+PLAYABLE_TABLES = (*MATCHING, CHAINS_ON_DRAW_TWO, *CHAINS_ON_WILD_FOUR)
+
+
+def _playable_plays(plays: tuple[tuple[_Listed, ...], ...]) -> tuple[tuple[tuple[_Listed, ...], ...], ...]:
+    return tuple(tuple(plays[card] if table[card] else () for card in range(KINDS)) for table in PLAYABLE_TABLES)
+
+
+# PLAYABLE_PLAYS[table][card]: the plays of `card` where that table of playable kinds applies, () if it may not be
+# played there: one lookup per card in hand, instead of a playability check and then its plays.
+PLAYABLE_PLAYS = _playable_plays(PLAYS)
+PLAYABLE_PLAYS_WITH_CALL = _playable_plays(PLAYS_WITH_CALL)
 DRAW = _Listed(DRAW_MOVE, {"type": "draw"})
 KEEP = _Listed(KEEP_MOVE, {"type": "keep"})
 TAKE_STACK = _Listed(TAKE_STACK_MOVE, {"type": "take_stack"})
@@ -218,11 +248,10 @@ class Pika(Game):
             raise IllegalAction("bad_option", "the Pika alert must last more than 0 seconds")
         game = cls(seats, options, rng)
         deck = _shuffled(rng, list(DECK_CODES))  # deck[0] is drawn first
-        hands = game.hands
-        for index in range(HAND_SIZE * seats):
-            # pika.md: seven cards each, dealt one at a time.
-            hands[index % seats].append(deck[index])
-        rest = deck[HAND_SIZE * seats :]
+        dealt = HAND_SIZE * seats
+        # pika.md: seven cards each, dealt one at a time (deck[0] to seat 0, deck[1] to seat 1, ...).
+        game.hands = [deck[seat:dealt:seats] for seat in range(seats)]
+        rest = deck[dealt:]
         while True:
             flipped = rest.pop(0)
             if IS_NUMBER[flipped]:
@@ -269,25 +298,27 @@ class Pika(Game):
         if seat == self.turn:
             hand = self.hands[seat]
             # pika.md: Pika may be called with the play that leaves one card: such plays come with a flagged twin.
-            plays = PLAYS_WITH_CALL if len(hand) == 2 else PLAYS
+            with_call = len(hand) == 2
             if self.drawn >= 0:
-                listed += plays[self.drawn]
+                listed += (PLAYS_WITH_CALL if with_call else PLAYS)[self.drawn]
                 listed.append(KEEP)
             else:
-                top = self.discard[-1]
                 if self.stack:
-                    table = CHAINS_ON_WILD_FOUR[self.colour] if top == WILD_FOUR else CHAINS_ON_DRAW_TWO
+                    table = ON_WILD_FOUR + self.colour if self.discard[-1] == WILD_FOUR else ON_DRAW_TWO
                 else:
-                    table = MATCHING[top * 4 + self.colour]
-                seen = 0
+                    table = self.discard[-1] * 4 + self.colour
+                playable = (PLAYABLE_PLAYS_WITH_CALL if with_call else PLAYABLE_PLAYS)[table]
+                seen = set()  # a kind held twice is listed once, where it first comes in the hand
                 for card in hand:
-                    if table[card] and not (seen >> card) & 1:
-                        seen |= 1 << card
-                        listed += plays[card]
+                    plays = playable[card]
+                    if plays and card not in seen:
+                        seen.add(card)
+                        listed += plays
                 listed.append(TAKE_STACK if self.stack else DRAW)
         if seat in self.alerts:
             listed.append(CALL)
-        out = list(map(_copy, listed))
+        # Plain-dict copies (a caller may change what it got); a lone pass is the most common listing.
+        out = [_copy(listed[0])] if len(listed) == 1 else [*map(_copy, listed)]
         self._listed_seat = seat if type(seat) is int else None  # a bool seat is Game.apply's to refuse
         self._listed_from = listed
         return out
@@ -303,7 +334,9 @@ class Pika(Game):
                 move = listed[listed.index(action)].move
             except ValueError:
                 move = None
-            if move is not None and action.get("pika", True) is True:
+            # (a flagged play's "pika" must be the bool true, as the shape check wants; every other listed
+            # action has no "pika")
+            if move is not None and (move < PIKA_FLAG or action["pika"] is True):
                 self._listed_seat = None
                 if move >= 0:
                     return self._play(seat, move)
@@ -436,7 +469,7 @@ class Pika(Game):
         return (self.turn + skip * self.direction) % self.seat_count
 
     def _play(self, seat: int, move: int) -> list[Event]:
-        card = move & CARD_MASK
+        card, name, colour, colour_name, value, rank = PLAY_FACTS[move]
         hand = self.hands[seat]
         if self.drawn >= 0:
             # The drawn card went to the right end; take the rightmost copy (identical cards are interchangeable).
@@ -460,15 +493,10 @@ class Pika(Game):
                         groups.clear()
             else:
                 self._note_play(seat, card)
-        if card >= FIRST_BLACK:
-            colour = (move >> 6) & 3
-        else:
-            colour = COLOUR_OF[card]
         self.colour = colour
         left = len(hand)
-        public: dict[str, Any] = {"seat": seat, "card": NAMES[card], "colour": COLOURS[colour], "cards_left": left}
+        public: dict[str, Any] = {"seat": seat, "card": name, "colour": colour_name, "cards_left": left}
         events = [Event("play", public)]
-        value = STACK_VALUE[card]
         if left == 1:
             if move & PIKA_FLAG:
                 public["pika"] = True
@@ -489,19 +517,17 @@ class Pika(Game):
         if value:
             self.stack += value
             public["stack"] = self.stack
+            self.turn = (self.turn + self.direction) % self.seat_count
+        elif rank == SKIP or (rank == REVERSE and self.seat_count == 2):
+            # pika.md: Skip: the next player loses their turn; with 2 players a Reverse acts as a Skip.
+            public["skipped"] = self._next_seat()
+            self.turn = self._next_seat(2)
+        elif rank == REVERSE:
+            self.direction = -self.direction
+            public["direction"] = "clockwise" if self.direction == 1 else "counterclockwise"
             self.turn = self._next_seat()
         else:
-            rank = RANK_OF[card]
-            if rank == SKIP or (rank == REVERSE and self.seat_count == 2):
-                # pika.md: Skip: the next player loses their turn; with 2 players a Reverse acts as a Skip.
-                public["skipped"] = self._next_seat()
-                self.turn = self._next_seat(2)
-            elif rank == REVERSE:
-                self.direction = -self.direction
-                public["direction"] = "clockwise" if self.direction == 1 else "counterclockwise"
-                self.turn = self._next_seat()
-            else:
-                self.turn = (self.turn + self.direction) % self.seat_count
+            self.turn = (self.turn + self.direction) % self.seat_count
         return events
 
     def _note_pass(self, seat: int, kinds: int) -> None:
@@ -512,6 +538,16 @@ class Pika(Game):
         held = len(self.hands[seat])
         if not groups:
             if held:
+                groups.append([held, kinds])
+            return
+        if len(groups) == 1:  # the common case of the loop and _prune_notes below, inline
+            group = groups[0]
+            group[1] |= kinds
+            if group[0] <= 0:
+                groups.clear()
+                if held > 0:
+                    groups.append([held, kinds])
+            elif held > group[0]:
                 groups.append([held, kinds])
             return
         for group in groups:
@@ -547,38 +583,40 @@ class Pika(Game):
         groups[:] = kept
 
     def _draw(self, seat: int) -> list[Event]:
-        top = self.discard[-1]
-        kinds = MATCHING_MASK[top * 4 + self.colour]
+        table = self.discard[-1] * 4 + self.colour  # a reshuffle keeps the top card, and so the colour
+        kinds = MATCHING_MASK[table]
         groups = self.passed[seat]
+        hand = self.hands[seat]
         if groups:
             self._note_pass(seat, kinds)
-        elif self.hands[seat]:
-            groups.append([len(self.hands[seat]), kinds])  # _note_pass's first note, inline
+        elif hand:
+            groups.append([len(hand), kinds])  # _note_pass's first note, inline
         events: list[Event] = []
         pile = self.pile
-        drawn = [pile.pop()] if pile else self._draw_from_pile(1, events)
-        if not drawn:
-            # pika.md: if there is still nothing to draw, drawing passes the turn.
-            events.append(Event("draw", {"seat": seat, "count": 0}))
-            self.idle_turns += 1
-            if not self._stalemate(events):
-                self.turn = self._next_seat()
-            return events
-        card = drawn[0]
-        hand = self.hands[seat]
+        if pile:
+            card = pile.pop()
+        else:
+            drawn = self._draw_from_pile(1, events)
+            if not drawn:
+                # pika.md: if there is still nothing to draw, drawing passes the turn.
+                events.append(Event("draw", {"seat": seat, "count": 0}))
+                self.idle_turns += 1
+                if not self._stalemate(events):
+                    self.turn = self._next_seat()
+                return events
+            card = drawn[0]
         hand.append(card)  # pika.md: new cards go to the right end
         if len(hand) != 1:  # _hand_changed, inline
             if seat in self.alerts:
                 del self.alerts[seat]
             self.called[seat] = False
         self.idle_turns = 0
-        playable = bool(MATCHING[top * 4 + self.colour][card])  # a reshuffle keeps the top card
+        playable = IS_PLAYABLE[table][card]
         # pika.md: a playable drawn card may be played at once; otherwise the turn passes.
         events.append(Event("draw", {"seat": seat, "count": 1}, {seat: {"card": NAMES[card], "playable": playable}}))
         if playable:
             self.drawn = card
         else:
-            groups = self.passed[seat]
             if groups and groups[-1][1] == kinds:
                 groups[-1][0] += 1  # the turn passing shows everyone the drawn card could not be played
             self.turn = (self.turn + self.direction) % self.seat_count
@@ -606,7 +644,7 @@ class Pika(Game):
             )
         )
         # pika.md: the round ends when a stack is taken while someone holds no cards (the taker takes it anyway).
-        if any(not hand for hand in self.hands):
+        if not all(self.hands):
             self._end(END_STACK_TAKEN, events)
             return events
         if taken:
