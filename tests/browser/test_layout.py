@@ -55,6 +55,11 @@ async def quiet(page) -> None:
     await page.locator('.table-shell[data-busy="false"]').wait_for()
 
 
+async def turn_in_title(page, game: str) -> None:
+    """The tab's title says it is my turn (the title follows the table's render, a frame after its buttons)."""
+    await page.wait_for_function("game => document.title.startsWith(`Your turn · ${game}`)", arg=game, timeout=10_000)
+
+
 @pytest.mark.parametrize("viewport", SIZES)
 async def test_on_my_turn_my_hand_and_moves_are_on_screen_in_every_game(browser_settings, playwright, profiles,
                                                                         viewport):
@@ -69,7 +74,7 @@ async def test_on_my_turn_my_hand_and_moves_are_on_screen_in_every_game(browser_
             table_id = await start_vs_bots(player, "pika", "Pika", 3)
             await my_turn(page)
             await page.locator(".hand .hand-card").first.wait_for()
-            assert re.match(r"^Your turn · Pika", await page.title()), await page.title()
+            await turn_in_title(page, "Pika")
             await assert_on_screen(page, ".hand .hand-card", "a card of my hand", viewport)
             await assert_on_screen(page, ".pile-button, .card-button, .pika-prompt .btn", "a Pika move", viewport)
             await assert_on_screen(page, ".turn-bar", "the turn bar", viewport)
@@ -93,7 +98,7 @@ async def test_on_my_turn_my_hand_and_moves_are_on_screen_in_every_game(browser_
             table_id = await start_vs_bots(player, "stakes", "Stakes", 3)
             await my_turn(page)
             await page.locator(".stakes-controls").wait_for()
-            assert (await page.title()).startswith("Your turn · Stakes")
+            await turn_in_title(page, "Stakes")
             await assert_on_screen(page, ".stakes-controls button", "a Stakes move", viewport)
             await assert_on_screen(page, ".srow-mine", "my row of cards", viewport)
             await no_sideways_scroll(page)
@@ -104,7 +109,7 @@ async def test_on_my_turn_my_hand_and_moves_are_on_screen_in_every_game(browser_
             table_id = await start_vs_bots(player, "kapern", "Piraten Kapern", 2)
             await my_turn(page)
             await page.locator(".kcontrols").wait_for()
-            assert (await page.title()).startswith("Your turn · Piraten Kapern")
+            await turn_in_title(page, "Piraten Kapern")
             await assert_on_screen(page, ".kdice .kslot", "a die", viewport)
             await assert_on_screen(page, ".kcontrols button", "a Kapern move", viewport)
             await page.get_by_role("button", name="Roll the eight dice").click()
@@ -120,7 +125,7 @@ async def test_on_my_turn_my_hand_and_moves_are_on_screen_in_every_game(browser_
             # The Piker: my secret dice and every place to put one (each market card and the After Market).
             table_id = await start_vs_bots(player, "piker", "The Piker", 3)
             await page.locator(".place-btn").first.wait_for(timeout=30_000)
-            assert (await page.title()).startswith("Your turn · The Piker")
+            await turn_in_title(page, "The Piker")
             await assert_on_screen(page, ".mydice", "my dice", viewport)
             await assert_on_screen(page, ".place-btn", "a Place button", viewport)
             await no_sideways_scroll(page)
