@@ -179,17 +179,16 @@ class TableStore:
             runtime = self.runtime
             self._sqlite = SQLiteDirectWriter.for_engine(runtime.engine, runtime.sessionmaker,
                                                          runtime.settings.sqlite_busy_timeout_ms)
-        owned = [(item.table_id, item.epoch, item.rows) for item in batch]
 
         def append(connection: sqlite3.Connection) -> dict[str, tuple[int, str]]:
+            # Runs on the writer's thread: it reads the batch's rows and epochs, never its futures.
             found = connection.execute(
                 f"SELECT id, owner_epoch, status FROM live_tables WHERE id IN ({','.join('?' * len(table_ids))})",
                 table_ids).fetchall()
             current = {table_id: (epoch, status) for table_id, epoch, status in found}
             rows = [(row["table_id"], row["seq"], row["seat"], strict_json.dumps(row["action"]), row["source"],
                      row["version"])
-                    for table_id, epoch, item_rows in owned if current.get(table_id) == (epoch, "playing")
-                    for row in item_rows]
+                    for item in batch if current.get(item.table_id) == (item.epoch, "playing") for row in item.rows]
             if rows:
                 # A retry of an append whose commit did land (its answer was lost) writes nothing twice.
                 connection.executemany("INSERT INTO table_actions (table_id, seq, seat, action, source, version) "

@@ -134,6 +134,7 @@ CHAIN_NAMES_ON_WILD_FOUR = tuple(
 PLAYS = tuple(_plays_of(card, False) for card in range(KINDS))
 PLAYS_WITH_CALL = tuple(_plays_of(card, True) for card in range(KINDS))
 
+
 def _play_facts(move: int) -> tuple[int, str, int, str, int, int] | None:
     card = move & CARD_MASK
     if card >= KINDS:
