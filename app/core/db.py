@@ -11,10 +11,11 @@ overwriting each other, and readers still read a consistent snapshot.
 from __future__ import annotations
 
 import asyncio
+import queue
 import sqlite3
+import threading
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -249,7 +250,10 @@ class SQLiteDirectWriter:
         self.path = path
         self.busy_timeout_ms = busy_timeout_ms
         self.writers = writers
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        # A plain thread and queue rather than an executor: a group commit is frequent, and an executor's future,
+        # its condition and the asyncio future chained to it cost more than the work they carry.
+        self._jobs: queue.SimpleQueue[_WriterJob | None] = queue.SimpleQueue()
+        self._worker: threading.Thread | None = None
         self._connection: sqlite3.Connection | None = None
 
     @classmethod
@@ -263,12 +267,34 @@ class SQLiteDirectWriter:
 
     async def transaction(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
         """Run `work(connection)` inside BEGIN IMMEDIATE ... COMMIT on the writer's thread, in this process's write
-        turn; rolled back if it raises (and the error raised here)."""
+        turn; rolled back if it raises (and the error raised here). The turn is given back when the thread is done
+        with it, even if the caller stopped waiting."""
         await self.writers.line_up(urgent=True)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Result] = loop.create_future()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, work)
-        finally:
+            self._submit(_WriterJob(lambda: self._run(work), loop, done, self.writers.release))
+        except BaseException:
             self.writers.release()
+            raise
+        return await asyncio.shield(done)
+
+    def _submit(self, job: _WriterJob | None) -> None:
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
+            self._worker.start()
+        self._jobs.put(job)
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                outcome: tuple[Any, BaseException | None] = (job.work(), None)
+            except BaseException as error:
+                outcome = (None, error)
+            try:
+                job.loop.call_soon_threadsafe(job.finish, *outcome)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                pass
 
     def _run(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
         if self._connection is None:
@@ -287,14 +313,40 @@ class SQLiteDirectWriter:
         return result
 
     async def close(self) -> None:
+        if self._worker is None:
+            return
         def close_connection() -> None:
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
+        loop = asyncio.get_running_loop()
+        closed: asyncio.Future[None] = loop.create_future()
+        self._submit(_WriterJob(close_connection, loop, closed, None))
+        self._submit(None)
         try:
-            await asyncio.get_running_loop().run_in_executor(self._thread, close_connection)
+            await closed
         finally:
-            self._thread.shutdown(wait=False)
+            self._worker = None
+
+
+class _WriterJob:
+    """One piece of work for the writer's thread; `finish` runs back on the event loop."""
+
+    __slots__ = ("work", "loop", "done", "after")
+
+    def __init__(self, work: Callable[[], Any], loop: asyncio.AbstractEventLoop, done: asyncio.Future[Any],
+                 after: Callable[[], None] | None):
+        self.work, self.loop, self.done, self.after = work, loop, done, after
+
+    def finish(self, result: Any, error: BaseException | None) -> None:
+        if self.after is not None:
+            self.after()
+        if self.done.done():
+            return
+        if error is not None:
+            self.done.set_exception(error)
+        else:
+            self.done.set_result(result)
 
 
 def create_reader(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
