@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from sqlalchemy import delete, exists, func, select, update
+from sqlalchemy import case, delete, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.accounts.models import AuthSession, User
@@ -41,6 +41,17 @@ async def add_xp(session: AsyncSession, user_id: int, amount: int) -> int:
     """Adds `amount` XP in one statement (no read-modify-write); returns the user's new total."""
     return (await session.execute(update(User).where(User.id == user_id).values(xp=User.xp + amount)
                                   .returning(User.xp))).scalar_one()
+
+
+async def add_xp_many(session: AsyncSession, amounts: dict[int, int]) -> dict[int, int]:
+    """`add_xp` for several users in one statement; returns each one's new total."""
+    if len(amounts) <= 1:
+        return {user_id: await add_xp(session, user_id, amount) for user_id, amount in amounts.items()}
+    rows = await session.execute(update(User).where(User.id.in_(list(amounts)))
+                                 .values(xp=User.xp + case(amounts, value=User.id, else_=0))
+                                 .returning(User.id, User.xp)
+                                 .execution_options(synchronize_session=False))
+    return {user_id: xp for user_id, xp in rows}
 
 
 async def set_password_hash(session: AsyncSession, user_id: int, password_hash: str) -> None:

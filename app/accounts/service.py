@@ -405,13 +405,13 @@ class AccountService:
             raise UnknownUser(details={"username": username})
         return user
 
-    async def award_xp(self, session: AsyncSession, user_id: int, amount: int) -> int | None:
-        """A game's XP for a player. Returns the level it took them to when it crossed one (platform.md: the
-        results say so), else None."""
-        xp = await repo.add_xp(session, user_id, amount)
+    async def award_xp(self, session: AsyncSession, amounts: dict[int, int]) -> dict[int, int | None]:
+        """A game's XP for its players (user id -> XP), in one statement. For each, the level it took them to when
+        it crossed one (platform.md: the results say so), else None."""
+        totals = await repo.add_xp_many(session, amounts)
         step = self.settings.level_xp_step
-        level = level_for_xp(xp, step)
-        return level if level > level_for_xp(xp - amount, step) else None
+        return {user_id: level if (level := level_for_xp(xp, step)) > level_for_xp(xp - amounts[user_id], step)
+                else None for user_id, xp in totals.items()}
 
     async def profile(self, session: AsyncSession, user: User) -> Profile:
         coins = await self.ledger.balance(session, await self.ledger.wallet_id(session, user.id))

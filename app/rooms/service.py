@@ -257,35 +257,46 @@ class RoomService:
                     ) -> Room:
         """Seat everyone taken and create the friends table. Two short transactions around the table's creation:
         the room is claimed first (so a double click cannot start two tables), and released if creation fails."""
-        game_cls = None
         async with self.runtime.transaction() as session:
             room = await self.get_for(session, room_id, host, lock=True)
             self._require_host_open(room, host)
             taken = [seat for seat in room.seats if seat is not None]
-            game_cls = get_game(room.game)
-            if len(taken) < game_cls.min_seats:
-                raise AppError(f"{game_cls.title} needs at least {game_cls.min_seats} players; invite someone or add "
-                               "a bot.", code="not_enough_players")
+            require_enough_players(room.game, taken)
             room.status, room.table_id, room.updated_at = "started", table_id or new_table_id(), self.clock.now()
             table_id, game, options, turn_seconds = room.table_id, room.game, room.options, room.turn_seconds
+        await self.create_table(room_id, table_id, game, options, turn_seconds, taken, tables, timing,
+                                on_failure={"status": "open", "table_id": None})
+        async with self.runtime.reader() as session:
+            return (await session.scalars(select(Room).where(Room.id == room_id))).one()
+
+    async def create_table(self, room_id: str, table_id: str, game: str, options: dict[str, Any],
+                           turn_seconds: float, taken: list[dict[str, Any]], tables: TableManager,
+                           timing: TableTiming, *, on_failure: dict[str, Any]) -> None:
+        """The friends table of a room already marked started with `table_id`, its seats as the room holds them.
+        If the table cannot be made the room gets `on_failure` (open again for its host, or closed)."""
         seats = [
             Seat("human", seat["name"], user_id=seat["user_id"], bot_level="medium") if "user_id" in seat
             else Seat("bot", seat["name"], bot_level=seat["bot"])
             for seat in taken
         ]
         try:
-            options = game_cls.check_options(len(seats), options)
+            options = get_game(game).check_options(len(seats), options)
             await tables.create(game=game, seats=seats, mode="friends", options=options, table_id=table_id,
                                 timing=TableTiming(**{**timing.__dict__, "turn_seconds": turn_seconds}),
                                 meta={"room": room_id})
         except Exception as failure:
             async with self.runtime.transaction() as session:
-                await session.execute(update(Room).where(Room.id == room_id).values(status="open", table_id=None))
+                await session.execute(update(Room).where(Room.id == room_id).values(**on_failure))
             if isinstance(failure, IllegalAction):  # options the game refuses for the seats taken: the host's to fix
                 raise AppError(failure.message, code=failure.code, status=422) from None
             raise
-        async with self.runtime.reader() as session:
-            return (await session.scalars(select(Room).where(Room.id == room_id))).one()
+
+
+def require_enough_players(game: str, taken: list[dict[str, Any]]) -> None:
+    game_cls = get_game(game)
+    if len(taken) < game_cls.min_seats:
+        raise AppError(f"{game_cls.title} needs at least {game_cls.min_seats} players; invite someone or add "
+                       "a bot.", code="not_enough_players")
 
 
 def invitation_out(invitation: RoomInvitation, room: Room, host_name: str) -> dict[str, Any]:

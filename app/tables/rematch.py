@@ -3,14 +3,14 @@ same game, options and seats (bots agree at once). The new table starts as soon 
 least one yes, or when REMATCH_WAIT_SECONDS run out; those who did not agree are handled by the mode's rules:
 
 - practice (vs bots) and friends: a seat whose person did not agree is dropped; a friends rematch is a new room with
-  the seats that remain, started the way a host starts a room (too few left: no rematch);
+  the seats that remain, started as a host's room is (too few left: no rematch);
 - online: matchmaking seats the people who agreed and simulated players fill the other seats (platform.md);
 - staked: only people; each stake is taken again as that person agrees, and every stake is refunded if the rematch
   does not start.
 
 The state of a pending rematch lives in Redis and every step is one Lua script, so two people agreeing at the same
 moment (on any node) start exactly one table: only the call that closes the rematch gets to start or cancel it.
-New tables are made by the paths each mode already uses (RoomService.start, matchmaking, TableManager.create).
+New tables are made by the paths each mode already uses (RoomService.create_table, matchmaking, TableManager.create).
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
-from app.accounts.models import User
 from app.core.errors import AppError
 from app.games.base import Refusal
 from app.games.registry import get_game
 from app.online.queues import Queue, Step
 from app.rooms.models import Room
+from app.rooms.service import require_enough_players
 from app.tables.actor import Seat, TableError, TableTiming
 from app.tables.manager import new_table_id
 from app.tables.models import GameRecord, LiveTable
@@ -255,34 +255,33 @@ class RematchService:
         return table_id
 
     async def _start_room(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
-        """Friends: a new room like the old one with the seats whose people agreed (and the bots), started by its
-        host as any room is (RoomService.start checks the minimum of seats)."""
+        """Friends: a new room like the old one with the seats whose people agreed (and the bots), started at once
+        with the new table. The old room is read outside the write turn, and the new room is written already
+        started: nobody else can see it yet, so there is nothing to claim (RoomService.start's first step)."""
+        async with self.runtime.reader() as session:
+            old = (await session.execute(select(Room.host_id, Room.options, Room.turn_seconds)
+                                         .where(Room.id == finished.meta.get("room")))).one_or_none()
+        host_id = old.host_id if old is not None and old.host_id in agreed else agreed[0]
+        seats: list[dict[str, Any]] = []
+        for seat in finished.seats:
+            if seat.get("user_id") is not None:
+                if seat["user_id"] in agreed:
+                    seats.append({"user_id": seat["user_id"], "name": seat["name"]})
+            else:
+                seats.append({"bot": seat.get("bot_level") or "medium", "name": seat["name"]})
+        require_enough_players(finished.game, seats)
+        options = old.options if old is not None else finished.options
+        turn_seconds = old.turn_seconds if old is not None else finished.timing.turn_seconds
+        now = self.runtime.clock.now()
+        room_id = uuid.uuid4().hex
         async with self.runtime.transaction() as session:
-            old = await session.get(Room, finished.meta.get("room"))
-            host_id = old.host_id if old is not None and old.host_id in agreed else agreed[0]
-            seats = []
-            for seat in finished.seats:
-                if seat.get("user_id") is not None:
-                    if seat["user_id"] in agreed:
-                        seats.append({"user_id": seat["user_id"], "name": seat["name"]})
-                else:
-                    seats.append({"bot": seat.get("bot_level") or "medium", "name": seat["name"]})
-            now = self.runtime.clock.now()
-            room = Room(id=uuid.uuid4().hex, host_id=host_id, game=finished.game,
-                        options=old.options if old is not None else finished.options,
-                        turn_seconds=old.turn_seconds if old is not None else finished.timing.turn_seconds,
-                        seats=seats, status="open", table_id=None, created_at=now, updated_at=now)
-            session.add(room)
-            host = await session.get(User, host_id)
-            room_id = room.id
-        try:
-            room = await self.rooms.start(room_id, host, self.realtime.tables, self.realtime.tables.timing,
-                                          table_id=table_id)
-        except BaseException:
-            async with self.runtime.transaction() as session:
-                await session.execute(update(Room).where(Room.id == room_id).values(status="closed"))
-            raise
-        return room.table_id
+            session.add(Room(id=room_id, host_id=host_id, game=finished.game, options=options,
+                             turn_seconds=turn_seconds, seats=seats, status="started", table_id=table_id,
+                             created_at=now, updated_at=now))
+        await self.rooms.create_table(room_id, table_id, finished.game, options, turn_seconds, seats,
+                                      self.realtime.tables, self.realtime.tables.timing,
+                                      on_failure={"status": "closed"})
+        return table_id
 
     # --- stakes ----------------------------------------------------------------------------------------
 

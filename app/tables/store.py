@@ -264,10 +264,10 @@ class TableStore:
         now = runtime.clock.now()
         outcome = table.game.outcome()
         async with runtime.transaction() as session:
-            existing = await session.get(GameRecord, table.id)
-            if existing is not None:
+            if not await self._end_fenced(session, table, "finished", now, settled_ok=True):
+                existing = await session.get(GameRecord, table.id)
+                assert existing is not None
                 return {int(seat): reward for seat, reward in existing.rewards.items()}
-            await self._end_fenced(session, table, "finished", now)
             multipliers = await self._multipliers(session, table)
             rewards = table_rewards(
                 Table(
@@ -333,16 +333,22 @@ class TableStore:
                     extra={"table": table.id})
         return len(refunds)
 
-    async def _end_fenced(self, session: AsyncSession, table: TableActor, status: str, now: datetime) -> None:
+    async def _end_fenced(self, session: AsyncSession, table: TableActor, status: str, now: datetime, *,
+                          settled_ok: bool = False) -> bool:
+        """The table's status leaves "playing", fenced: True. With `settled_ok`, False if it was already recorded
+        by an earlier try of this settlement (its commit went through, its answer did not reach us)."""
         result = await session.execute(
             update(LiveTable)
             .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch, LiveTable.status == "playing")
             .values(status=status, updated_at=now)
             .execution_options(synchronize_session=False))
-        if result.rowcount != 1:
-            self.fenced_writes += 1
-            log.warning("%s refused: table %s is no longer ours", status, table.id, extra={"table": table.id})
-            raise Fenced(table.id, table.epoch)
+        if result.rowcount == 1:
+            return True
+        if settled_ok and await session.scalar(select(GameRecord.id).where(GameRecord.id == table.id)) is not None:
+            return False
+        self.fenced_writes += 1
+        log.warning("%s refused: table %s is no longer ours", status, table.id, extra={"table": table.id})
+        raise Fenced(table.id, table.epoch)
 
     async def _multipliers(self, session: AsyncSession, table: TableActor) -> list[float]:
         if self.settlement.multipliers is None:
@@ -353,6 +359,7 @@ class TableStore:
         ledger = self.runtime.ledger
         title = get_game(table.game_name).title
         pot_shares: list[tuple[int, int]] = []
+        xp: dict[int, int] = {}  # one statement for every player's XP
         for seat, (player, reward) in enumerate(zip(table.seats, rewards)):
             if player.user_id is None:
                 continue
@@ -363,7 +370,12 @@ class TableStore:
             if reward.pot:
                 pot_shares.append((await ledger.wallet_id(session, player.user_id), reward.pot))
             if reward.xp:
-                reward.level_up = await self.runtime.accounts.award_xp(session, player.user_id, reward.xp)
+                xp[player.user_id] = xp.get(player.user_id, 0) + reward.xp
+        if xp:
+            level_ups = await self.runtime.accounts.award_xp(session, xp)
+            for player, reward in zip(table.seats, rewards):
+                if reward.xp and player.user_id is not None:
+                    reward.level_up = level_ups[player.user_id]
         if pot_shares:
             pot = await ledger.pot_id(session, table.id)
             total = sum(amount for _, amount in pot_shares)
