@@ -26,7 +26,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from app.tables.actor import LogEntry, TableActor
 
 log = logging.getLogger(__name__)
+
+Result = TypeVar("Result")
 
 MAX_BATCH = 500  # log entries per group commit; more wait for the next one
 
@@ -175,11 +177,6 @@ class TableStore:
         """On SQLite, the whole transaction in one trip to the log's own connection (SQLiteDirectWriter): the hot
         write of the node, with no ORM and no trip per statement. BEGIN IMMEDIATE holds SQLite's write lock from the
         start, so the epochs read stay true until the COMMIT."""
-        if self._sqlite is None:
-            runtime = self.runtime
-            self._sqlite = SQLiteDirectWriter.for_engine(runtime.engine, runtime.sessionmaker,
-                                                         runtime.settings.sqlite_busy_timeout_ms)
-
         def append(connection: sqlite3.Connection) -> dict[str, tuple[int, str]]:
             # Runs on the writer's thread: it reads the batch's rows and epochs, never its futures.
             found = connection.execute(
@@ -195,7 +192,22 @@ class TableStore:
                                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", rows)
             return current
 
-        return await self._sqlite.transaction(append)
+        return await self._sqlite_writer().transaction(append)
+
+    def _sqlite_writer(self) -> SQLiteDirectWriter:
+        if self._sqlite is None:
+            runtime = self.runtime
+            self._sqlite = SQLiteDirectWriter.for_engine(runtime.engine, runtime.sessionmaker,
+                                                         runtime.settings.sqlite_busy_timeout_ms)
+        return self._sqlite
+
+    async def _write(self, work: Callable[[AsyncSession], Awaitable[Result]]) -> Result:
+        """A write transaction of this store: on SQLite run whole on the writer's thread (no trip through the event
+        loop per statement while it holds the write lock: SQLiteDirectWriter), elsewhere as any transaction."""
+        if self.runtime.settings.is_sqlite:
+            return await self._sqlite_writer().orm_transaction(work)
+        async with self.runtime.transaction() as session:
+            return await work(session)
 
     async def _append_postgres(self, table_ids: list[str], batch: list[_Append]) -> dict[str, tuple[int, str]]:
         async with self.runtime.transaction() as session:
@@ -232,7 +244,8 @@ class TableStore:
     async def insert(self, table: TableActor, snapshot: Snapshot) -> None:
         """A new table's row: owned by this node at the table's epoch, with its first snapshot (the deal)."""
         now = self.runtime.clock.now()
-        async with self.runtime.transaction() as session:
+
+        async def insert(session: AsyncSession) -> None:
             session.add(LiveTable(id=table.id, game=table.game_name, mode=table.mode, seed=table.seed_hex,
                                   status="playing", version=snapshot.version, state=snapshot.state,
                                   table=snapshot.data, created_at=now, updated_at=now, owner=self.node_id,
@@ -240,21 +253,27 @@ class TableStore:
             session.add_all([TableSeat(table_id=table.id, user_id=seat.user_id, seat=index)
                              for index, seat in enumerate(table.seats) if seat.user_id is not None])
 
+        await self._write(insert)
+
     async def snapshot(self, table: TableActor, snapshot: Snapshot) -> None:
         """Store a snapshot, unless a newer one is there; fenced, and never on a table that is no longer played."""
-        async with self.runtime.transaction() as session:
+        now = self.runtime.clock.now()
+
+        async def store(session: AsyncSession) -> None:
             result = await session.execute(
                 update(LiveTable)
                 .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch,
                        LiveTable.status == "playing", LiveTable.snapshot_seq <= snapshot.seq)
                 .values(state=snapshot.state, table=snapshot.data, snapshot_seq=snapshot.seq, log_seq=snapshot.seq,
-                        version=snapshot.version, updated_at=self.runtime.clock.now())
+                        version=snapshot.version, updated_at=now)
                 .execution_options(synchronize_session=False))
             if result.rowcount != 1:
                 row = await session.get(LiveTable, table.id)
                 if row is None or row.owner_epoch != table.epoch:
                     self.fenced_writes += 1
                     raise Fenced(table.id, table.epoch)
+
+        await self._write(store)
 
     # ---------------------------------------------------------------------------------- the end of a table
 
@@ -263,7 +282,8 @@ class TableStore:
         runtime = self.runtime
         now = runtime.clock.now()
         outcome = table.game.outcome()
-        async with runtime.transaction() as session:
+
+        async def settle(session: AsyncSession) -> dict[int, dict[str, Any]]:
             if not await self._end_fenced(session, table, "finished", now, settled_ok=True):
                 existing = await session.get(GameRecord, table.id)
                 assert existing is not None
@@ -317,7 +337,9 @@ class TableStore:
                 await listener(session, table, rewards, title)
             # What the listeners added to the rewards (a rating's change) is kept with the record too.
             record.rewards = {str(seat): reward.as_dict() for seat, reward in enumerate(rewards)}
-        return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
+            return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
+
+        return await self._write(settle)
 
     async def abandon(self, table: TableActor, reason: str) -> int:
         """Cancel a table that cannot go on (its moves or its settlement cannot be saved, it cannot be resumed):

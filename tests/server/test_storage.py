@@ -72,6 +72,56 @@ async def test_the_direct_sqlite_writer_commits_whole_rolls_back_whole_and_takes
         await engine.dispose()
 
 
+async def test_an_orm_transaction_on_the_sqlite_writers_thread_commits_whole_rolls_back_whole_and_awaits_nothing_else(
+        tmp_path: Path):
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'orm.db'}")
+    sessionmaker = create_sessionmaker(engine)
+    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker)
+    try:
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql("CREATE TABLE log (seq INTEGER PRIMARY KEY, what TEXT NOT NULL)")
+
+        async def write(session, seq: int, what: str) -> int:
+            # The same async code as on PostgreSQL: a savepoint, a flush, reads of what it wrote.
+            async with session.begin_nested():
+                await session.execute(text("INSERT INTO log VALUES (:seq, :what)"), {"seq": seq, "what": what})
+            await session.flush()
+            return await session.scalar(text("SELECT count(*) FROM log"))
+
+        assert await writer.orm_transaction(lambda session: write(session, 1, "orm")) == 1
+
+        async def write_then_fail(session) -> None:
+            await write(session, 2, "lost")
+            raise RuntimeError("the disk is full")
+
+        with pytest.raises(RuntimeError, match="disk is full"):
+            await writer.orm_transaction(write_then_fail)
+
+        async def write_then_wait(session) -> None:
+            await write(session, 3, "lost too")
+            await asyncio.sleep(0)  # no event loop on the writer's thread: refused, and rolled back
+
+        with pytest.raises(RuntimeError, match="awaited something else"):
+            await writer.orm_transaction(write_then_wait)
+
+        def append(connection):
+            return connection.execute("INSERT INTO log VALUES (4, 'direct')").rowcount
+
+        # ORM transactions, the direct writer's and the sessions' take turns on the same file.
+        async def session_write() -> None:
+            async with sessionmaker.begin() as session:
+                await session.execute(text("INSERT INTO log VALUES (5, 'session')"))
+
+        await asyncio.gather(writer.orm_transaction(lambda session: write(session, 6, "orm")),
+                             writer.transaction(append), session_write())
+        async with engine.connect() as connection:
+            rows = (await connection.exec_driver_sql("SELECT seq, what FROM log ORDER BY seq")).all()
+        assert [tuple(row) for row in rows] == [(1, "orm"), (4, "direct"), (5, "session"), (6, "orm")]
+    finally:
+        await writer.close()
+        await engine.dispose()
+
+
 async def test_the_writers_queue_serves_appends_first_then_others_in_order_and_times_out_cleanly():
     writers = _WriterQueue(timeout_seconds=0.05)
     await writers.line_up()  # held
