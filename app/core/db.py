@@ -107,16 +107,19 @@ def _make_sqlite_transactional(engine: AsyncEngine, busy_timeout_ms: int) -> Non
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         _set_up_sqlite_connection(dbapi_connection, busy_timeout_ms)
 
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        if connection.get_execution_options().get(READ_ONLY):
-            # A reader (create_reader): a deferred BEGIN reads a consistent snapshot and, with WAL, never waits
-            # for the write lock, so reads do not queue behind writers.
-            connection.exec_driver_sql("BEGIN")
-            return
-        # Take the write lock now: a deferred BEGIN that reads then writes would fail with SQLITE_BUSY, or, with
-        # the driver's own transaction handling, read outside any transaction and overwrite a concurrent update.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    event.listen(engine.sync_engine, "begin", _begin_sqlite_transaction)
+
+
+def _begin_sqlite_transaction(connection: Any) -> None:
+    """SQLAlchemy's "begin" on SQLite (every engine of ours, async or the writer's own)."""
+    if connection.get_execution_options().get(READ_ONLY):
+        # A reader (create_reader): a deferred BEGIN reads a consistent snapshot and, with WAL, never waits
+        # for the write lock, so reads do not queue behind writers.
+        connection.exec_driver_sql("BEGIN")
+        return
+    # Take the write lock now: a deferred BEGIN that reads then writes would fail with SQLITE_BUSY, or, with
+    # the driver's own transaction handling, read outside any transaction and overwrite a concurrent update.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 READ_ONLY = "tablestakes_read_only"
@@ -343,7 +346,7 @@ class SQLiteDirectWriter:
         if self._sessions is None:
             engine = create_sync_engine("sqlite://", creator=self._open, poolclass=StaticPool,
                                         json_serializer=strict_json.dumps)
-            event.listen(engine, "begin", lambda connection: connection.exec_driver_sql("BEGIN IMMEDIATE"))
+            event.listen(engine, "begin", _begin_sqlite_transaction)  # its connection is set up by _open
             self._orm_engine = engine
             self._sessions = sessionmaker(engine, expire_on_commit=False, autoflush=False)
         with self._sessions() as session, session.begin():

@@ -26,7 +26,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql
@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.core import strict_json
-from app.core.db import SQLiteDirectWriter
+from app.core.db import Result, SQLiteDirectWriter
 from app.games.registry import get_game
 from app.tables.models import GameRecord, GameRecordPlayer, LiveTable, TableAction, TableSeat
 from app.tables.rewards import Reward, RewardRules, Table, table_rewards
@@ -44,8 +44,6 @@ if TYPE_CHECKING:
     from app.tables.actor import LogEntry, TableActor
 
 log = logging.getLogger(__name__)
-
-Result = TypeVar("Result")
 
 MAX_BATCH = 500  # log entries per group commit; more wait for the next one
 
@@ -284,9 +282,12 @@ class TableStore:
         outcome = table.game.outcome()
 
         async def settle(session: AsyncSession) -> dict[int, dict[str, Any]]:
-            if not await self._end_fenced(session, table, "finished", now, settled_ok=True):
+            if not await self._leave_playing(session, table, "finished", now):
+                # Recorded by an earlier try of this settlement (its commit went through, its answer did not
+                # reach us), or the table is no longer ours.
                 existing = await session.get(GameRecord, table.id)
-                assert existing is not None
+                if existing is None:
+                    raise self._fenced(table, "finished")
                 return {int(seat): reward for seat, reward in existing.rewards.items()}
             multipliers = await self._multipliers(session, table)
             rewards = table_rewards(
@@ -355,22 +356,23 @@ class TableStore:
                     extra={"table": table.id})
         return len(refunds)
 
-    async def _end_fenced(self, session: AsyncSession, table: TableActor, status: str, now: datetime, *,
-                          settled_ok: bool = False) -> bool:
-        """The table's status leaves "playing", fenced: True. With `settled_ok`, False if it was already recorded
-        by an earlier try of this settlement (its commit went through, its answer did not reach us)."""
+    async def _end_fenced(self, session: AsyncSession, table: TableActor, status: str, now: datetime) -> None:
+        if not await self._leave_playing(session, table, status, now):
+            raise self._fenced(table, status)
+
+    async def _leave_playing(self, session: AsyncSession, table: TableActor, status: str, now: datetime) -> bool:
+        """The table's status leaves "playing", fenced on its epoch; False if it was not ours and playing."""
         result = await session.execute(
             update(LiveTable)
             .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch, LiveTable.status == "playing")
             .values(status=status, updated_at=now)
             .execution_options(synchronize_session=False))
-        if result.rowcount == 1:
-            return True
-        if settled_ok and await session.scalar(select(GameRecord.id).where(GameRecord.id == table.id)) is not None:
-            return False
+        return result.rowcount == 1
+
+    def _fenced(self, table: TableActor, status: str) -> Fenced:
         self.fenced_writes += 1
         log.warning("%s refused: table %s is no longer ours", status, table.id, extra={"table": table.id})
-        raise Fenced(table.id, table.epoch)
+        return Fenced(table.id, table.epoch)
 
     async def _multipliers(self, session: AsyncSession, table: TableActor) -> list[float]:
         if self.settlement.multipliers is None:
