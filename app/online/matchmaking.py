@@ -222,13 +222,14 @@ class MatchmakingService:
         """Give up the seats whose grace time ran out, then act on every forming table past its fill time: fill
         online ones with simulated players, cancel staked ones. Atomic in Redis, so several nodes may tick at once.
         Returns how many tables it handled."""
-        for user_id, connection in await self.matchmaker.departures_due(self._now_ms()):
+        departures, forming, due = await self.matchmaker.work_due(self._now_ms())
+        for user_id, connection in await self.matchmaker.departures_due(self._now_ms()) if departures else []:
             try:
                 # Gives the seat up only if that socket still holds it (nobody came back for it).
                 await self.unqueue(user_id, connection=connection)
             except Exception:
                 log.exception("could not take user %s out of the queue", user_id)
-        for step in await self.matchmaker.merge(self._now_ms()):
+        for step in await self.matchmaker.merge(self._now_ms()) if forming else []:
             try:
                 if step.status == "moved":
                     await self._moved(step)
@@ -236,7 +237,7 @@ class MatchmakingService:
                     await self._start(step)
             except Exception:
                 log.exception("matchmaking could not handle table %s (%s)", step.table, step.status)
-        steps = await self.matchmaker.due(self._now_ms())
+        steps = await self.matchmaker.due(self._now_ms()) if due else []
         for step in steps:
             try:
                 if step.status == "formed" and step.members:

@@ -471,6 +471,17 @@ class Matchmaker:
                                      window.open_ms if window else ""])
         return _step(json.loads(raw))
 
+    async def work_due(self, now_ms: int) -> tuple[bool, bool, bool]:
+        """Whether a tick has anything to do: (a departure is due, some queue has forming tables to merge, a
+        forming table is past its fill time). One round trip of plain reads, where the three scripts are three
+        (and on the in-process stand-in each script costs a Lua compilation): most ticks find nothing."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrangebyscore(DEPARTING_KEY, "-inf", now_ms, start=0, num=1)
+            pipe.scard(PREFIX + "queues")
+            pipe.zrangebyscore(PREFIX + "due", "-inf", now_ms, start=0, num=1)
+            departing, queues, due = await pipe.execute()
+        return bool(departing), int(queues) > 0, bool(due)
+
     async def merge(self, now_ms: int) -> list[Step]:
         """Older forming tables take the players of younger ones their widened window reaches: `moved` steps (and
         `formed` for an online table that is full now)."""
