@@ -215,6 +215,8 @@ class TableActor:
         self._history_version = 0
         self._unsent: list[Event] = []  # numbered events not yet sent (their versions end at self.version)
         self._info_changed = False
+        # Only a turn timer started or stopped (most moves): the update sends `turns`, without rebuilding the info.
+        self._turns_changed = False
         self._inbox: asyncio.Queue[_Request] = asyncio.Queue()
         self._connections: list[_Connection] = []
         self._bots: dict[int, Bot] = {}
@@ -773,7 +775,7 @@ class TableActor:
             timer = self._turn_timers.pop(self._decided, None)
             if timer:
                 timer[0].cancel()
-                self._info_changed = True
+                self._turns_changed = True
 
     def _notice(self, kind: str, seat: int) -> None:
         """A table notice (a seat connected, left, went away, came back): a log entry of its own, like a move."""
@@ -843,6 +845,7 @@ class TableActor:
         log.error("table %s could not be cancelled; trying again in %s s", self.id, FAILED_RETRY_SECONDS,
                   extra={"table": self.id})
         self.status = "failed"
+        self._info_changed = True
         self._later(FAILED_RETRY_SECONDS, _Request("retry", {}))
 
     def _rewind(self) -> None:
@@ -859,6 +862,7 @@ class TableActor:
         self._history.clear()
         self._history_version = 0
         self.replay(saved)
+        self._info_changed = True  # the seats and timers as they were at the last saved entry
 
     def _lose(self) -> None:
         """Another node adopted this table: stop at once, and tell every listener to join it again."""
@@ -913,7 +917,7 @@ class TableActor:
         for seat in list(self._turn_timers):
             if seat not in acting or self._bot_plays(seat):
                 self._turn_timers.pop(seat)[0].cancel()
-                self._info_changed = True
+                self._turns_changed = True
         deadlines = self.game.deadlines()
         for seat in list(self._bot_moves):
             if seat not in acting and seat not in {d.seat for d in deadlines}:
@@ -925,7 +929,7 @@ class TableActor:
             elif seat not in self._turn_timers and self.timing.turn_seconds > 0:
                 handle = self._later(self.timing.turn_seconds, _Request("turn_timeout", {"seat": seat, "started": loop_now}))
                 self._turn_timers[seat] = (handle, loop_now)
-                self._info_changed = True
+                self._turns_changed = True
         current = {d.key: d for d in deadlines}
         for key in list(self._deadlines):
             if key not in current:
@@ -1004,10 +1008,12 @@ class TableActor:
         """Send every listener the news since the last flush, as patches; the shared parts encoded once. `skip`:
         a joining listener, sent the full state right after instead."""
         events, self._unsent = self._unsent, []
-        if not any(c is not skip for c in self._connections) or not (events or self._info_changed or force):
+        if not any(c is not skip for c in self._connections) or not (
+                events or self._info_changed or self._turns_changed or force):
             return
         changed_info = self._info_changed or force
-        self._info_changed = False
+        changed_turns = changed_info or self._turns_changed
+        self._info_changed = self._turns_changed = False
         playing = self.status == "playing"
         wire = self._wire
         public_events = [event.for_seat(None) for event in events]
@@ -1021,6 +1027,7 @@ class TableActor:
             info = self._wire_info()
             info_patch = diff(self._sent_info, info) if self._sent_info is not None else info
             self._sent_info = info
+        if changed_turns:
             turns = self._turn_tenths()
             if turns != self._sent_turns:
                 self._sent_turns = turns
