@@ -30,9 +30,10 @@ from app.games.registry import get_game
 from app.online.queues import Queue, Step
 from app.rooms.models import Room
 from app.rooms.service import require_enough_players
-from app.tables.actor import Seat, TableError, TableTiming
+from app.tables.actor import Seat, TableActor, TableError, TableTiming
 from app.tables.manager import new_table_id
 from app.tables.models import GameRecord, LiveTable
+from app.tables.store import json_copy, record_seats
 
 if TYPE_CHECKING:
     from app.config import Settings
@@ -139,6 +140,9 @@ class RematchService:
         # A finished table's record and live row never change again, so what a rematch copies is read once.
         # Kept as the read's future: the seats' answers arrive together, and one read serves them all.
         self._finished_kept: OrderedDict[str, asyncio.Future[Finished]] = OrderedDict()
+        # A table that finished on this node is kept from the table itself once its record is committed, so the
+        # seats' answers read nothing back from the database (a table finished on another node is still read).
+        realtime.tables.store.recorded_listeners.append(self._keep_recorded)
 
     @property
     def settings(self) -> Settings:
@@ -300,13 +304,23 @@ class RematchService:
 
     # --- reading and telling ---------------------------------------------------------------------------
 
+    def _keep_recorded(self, table: TableActor) -> None:
+        kept: asyncio.Future[Finished] = asyncio.get_running_loop().create_future()
+        kept.set_result(Finished(id=table.id, game=table.game_name, mode=table.mode, options=json_copy(table.options),
+                                 seats=record_seats(table), timing=table.timing, meta=json_copy(table.meta)))
+        self._keep(table.id, kept)
+
+    def _keep(self, table_id: str, kept: asyncio.Future[Finished]) -> None:
+        self._finished_kept[table_id] = kept
+        self._finished_kept.move_to_end(table_id)
+        while len(self._finished_kept) > FINISHED_KEPT:
+            self._finished_kept.popitem(last=False)
+
     async def _finished(self, table_id: str) -> Finished:
         kept = self._finished_kept.get(table_id)
         if kept is None:
             kept = asyncio.ensure_future(self._read_finished(table_id))
-            self._finished_kept[table_id] = kept
-            while len(self._finished_kept) > FINISHED_KEPT:
-                self._finished_kept.popitem(last=False)
+            self._keep(table_id, kept)
         else:
             self._finished_kept.move_to_end(table_id)
         try:

@@ -119,6 +119,9 @@ class TableStore:
         self._appends: asyncio.Queue[_Append] | None = None
         self._writer: asyncio.Task | None = None
         self._sqlite: SQLiteDirectWriter | None = None  # the log's own connection on SQLite, made at the first append
+        # Told of each table once its record is committed (the rematch keeps what it copies, without reading it
+        # back from the database); called in the settlement's task, so each must be quick and must not raise.
+        self.recorded_listeners: list[Callable[[TableActor], None]] = []
 
     # ------------------------------------------------------------------------------------------ the log
 
@@ -309,11 +312,7 @@ class TableStore:
                 game=table.game_name,
                 mode=table.mode,
                 options=table.options,
-                seats=[
-                    {"kind": s.kind, "name": s.name, "user_id": s.user_id,
-                     "bot_level": s.bot_level if s.is_bot else None, "left": s.left()}
-                    for s in table.seats
-                ],
+                seats=record_seats(table),
                 seed=table.seed_hex,
                 action_log=table.action_log,
                 placings=list(outcome.placings),
@@ -340,7 +339,13 @@ class TableStore:
             record.rewards = {str(seat): reward.as_dict() for seat, reward in enumerate(rewards)}
             return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
 
-        return await self._write(settle)
+        rewards = await self._write(settle)
+        for listener in self.recorded_listeners:
+            try:
+                listener(table)
+            except Exception:
+                log.exception("a recorded-table listener failed for table %s", table.id)
+        return rewards
 
     async def abandon(self, table: TableActor, reason: str) -> int:
         """Cancel a table that cannot go on (its moves or its settlement cannot be saved, it cannot be resumed):
@@ -435,6 +440,12 @@ class TableStore:
     async def row(self, table_id: str) -> LiveTable | None:
         async with self.runtime.reader() as session:
             return await session.get(LiveTable, table_id)
+
+
+def record_seats(table: TableActor) -> list[dict[str, Any]]:
+    """The seats as a finished game's record keeps them."""
+    return [{"kind": s.kind, "name": s.name, "user_id": s.user_id, "bot_level": s.bot_level if s.is_bot else None,
+             "left": s.left()} for s in table.seats]
 
 
 async def table_exists(session: AsyncSession, table_id: str) -> bool:

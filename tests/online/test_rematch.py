@@ -196,3 +196,15 @@ async def test_a_staked_rematch_nobody_answers_in_time_refunds_every_stake(onlin
     assert (await notice(ada, "cancelled"))["reason"] == "not_enough_players"
     assert await balance_of(runtime, ada.user["id"]) == before
     await assert_ledger_consistent(runtime)
+
+
+async def test_the_copy_kept_from_the_table_is_what_the_record_says_and_a_forgotten_one_is_read_back(online):
+    ada, bob = await online.player("ada"), await online.player("bob")
+    old = await friends_game(ada, bob, bot=True)
+    service = online.server.app.state.realtime.rematch
+    assert old in service._finished_kept  # before anyone answered
+    kept = await service._finished(old)  # kept when the record was committed, from the table itself
+    assert kept == await service._read_finished(old)  # the same as the database's record says
+    service._finished_kept.clear()  # as on a node where the game did not finish, or after a restart
+    assert (await rematch(ada, old))["agreed"] == ["ada"]
+    assert (await rematch(bob, old))["event"] == "started"
