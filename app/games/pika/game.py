@@ -47,6 +47,7 @@ The draw pile is kept with its next card at the end of the list (`pop()`); `to_s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -172,14 +173,19 @@ _copy = dict.copy  # a plain dict with the template's very keys and values
 _name_of = NAMES.__getitem__
 
 
+# A kinds mask in hexadecimal, as the view sends it. Memoised: formatting costs more than building the note, and a
+# game's masks are few (the playable kinds of each discard state, and their unions).
+_kinds_hex = lru_cache(maxsize=4096)("{:x}".format)
+
+
 def _passed_notes(groups: list[list[int]]) -> list[dict[str, Any]]:
     """One seat's pass deductions as the view shows them."""
     if not groups:
         return []
     if len(groups) == 1:
         cards, kinds = groups[0]
-        return [{"cards": cards, "kinds": format(kinds, "x")}]
-    return [{"cards": cards, "kinds": format(kinds, "x")} for cards, kinds in groups]
+        return [{"cards": cards, "kinds": _kinds_hex(kinds)}]
+    return [{"cards": cards, "kinds": _kinds_hex(kinds)} for cards, kinds in groups]
 
 END_WENT_OUT = "went_out"  # a player played their last card
 END_STACK_TAKEN = "stack_taken"  # a stack was taken while someone held no cards
@@ -219,6 +225,9 @@ class Pika(Game):
         self.pile: list[int] = []  # next card at the end
         self.discard: list[int] = []  # top at the end
         self.discard_counts = [0] * KINDS  # per card kind, how many the discard pile holds (views show them)
+        # The view's "discard_cards" (name -> count, in card order), kept up to date by plays; None: build it anew
+        # at the next view. Not part of the state.
+        self._discard_cards: dict[str, int] | None = None
         self.colour = 0
         self.direction = 1  # +1 clockwise, -1 counterclockwise (to_state's "direction")
         self.turn = 0
@@ -456,6 +465,7 @@ class Pika(Game):
         self.discard = [top]
         self.discard_counts = [0] * KINDS
         self.discard_counts[top] = 1
+        self._discard_cards = None
         events.append(Event("reshuffle", {"cards": len(cards)}))
         return True
 
@@ -480,6 +490,12 @@ class Pika(Game):
             hand.remove(card)
         self.discard.append(card)
         self.discard_counts[card] += 1
+        shown = self._discard_cards
+        if shown is not None:
+            if name in shown:
+                shown[name] += 1  # in place: the names keep their card order
+            else:
+                self._discard_cards = None  # a new name goes in its card order: build it anew
         self.idle_turns = 0
         groups = self.passed[seat]
         if groups:
@@ -739,7 +755,7 @@ class Pika(Game):
                 "may_chain": describe_chain(top, colour),
                 "chain_cards": list(CHAIN_NAMES_ON_WILD_FOUR[colour] if top == WILD_FOUR else CHAIN_NAMES_ON_DRAW_TWO),
             }
-        counts = self.discard_counts
+        shown_discard = self._discard_cards
         called = self.called
         return {
             "game": "pika",
@@ -755,7 +771,7 @@ class Pika(Game):
             "draw_pile": len(self.pile),
             "discard_size": len(self.discard),
             # every card in the discard pile was played face up; by name, in card order
-            "discard_cards": dict(zip(compress(NAMES, counts), filter(None, counts))),
+            "discard_cards": (shown_discard or self._build_discard_cards()).copy(),
             "deciding_drawn_card": self.drawn >= 0,  # the player to act drew a playable card
             "alerts": [{"seat": alerted, "may_call": False} for alerted in self.alerts] if self.alerts else [],
             "alert_seconds": self.alert_seconds,
@@ -768,6 +784,11 @@ class Pika(Game):
             "end": self.end_reason,
             "placings": list(self._outcome.placings) if self._outcome else None,
         }
+
+    def _build_discard_cards(self) -> dict[str, int]:
+        counts = self.discard_counts
+        shown = self._discard_cards = dict(zip(compress(NAMES, counts), filter(None, counts)))
+        return shown
 
     def private_view(self, seat: int) -> View:
         """What only `seat` sees: its hand (in its own order), the card it drew, and that it may call its alert."""
@@ -849,6 +870,10 @@ class Pika(Game):
             problems.append(f"the cards are not the deck's: wrong counts of {', '.join(wrong)}")
         if self.discard_counts != [self.discard.count(card) for card in range(KINDS)]:
             problems.append("the discard pile's counts per card are not its cards")
+        counts = self.discard_counts
+        shown = self._discard_cards
+        if shown is not None and list(shown.items()) != list(zip(compress(NAMES, counts), filter(None, counts))):
+            problems.append("the view's discard cards are not the discard pile's counts")
         if not self.discard:
             problems.append("the discard pile is empty")
             return problems
