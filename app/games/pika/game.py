@@ -741,7 +741,7 @@ class Pika(Game):
     def view(self, seat: int | None) -> View:
         view = self.public_view()
         if seat is not None:
-            view.update(self.private_view(seat))
+            self._add_private(view, seat)  # into the public view itself: no second dict to merge
         return view
 
     def public_view(self) -> View:
@@ -792,12 +792,17 @@ class Pika(Game):
 
     def private_view(self, seat: int) -> View:
         """What only `seat` sees: its hand (in its own order), the card it drew, and that it may call its alert."""
-        private: View = {"seat": seat}
-        if seat in self.alerts:
-            private["alerts"] = [{"seat": alerted, "may_call": alerted == seat} for alerted in self.alerts]
-        private["hand"] = list(map(_name_of, self.hands[seat]))
-        private["drawn_card"] = NAMES[self.drawn] if self.drawn >= 0 and seat == self.turn else None
+        private: View = {}
+        self._add_private(private, seat)
         return private
+
+    def _add_private(self, view: View, seat: int) -> None:
+        # The one builder of a seat's own keys, for private_view and view alike (the same keys in the same order).
+        view["seat"] = seat
+        if seat in self.alerts:
+            view["alerts"] = [{"seat": alerted, "may_call": alerted == seat} for alerted in self.alerts]
+        view["hand"] = list(map(_name_of, self.hands[seat]))
+        view["drawn_card"] = NAMES[self.drawn] if self.drawn >= 0 and seat == self.turn else None
 
     # ------------------------------------------------------------------ serialisation
 
