@@ -27,6 +27,10 @@ having its update (p50, p95, p99), the server's CPU time per action (from /proc)
 per seat, the server's memory (RSS) once everyone is connected, and the ratios Tablestakes / bare relay. Stops by
 itself; asserts nothing.
 
+The players run in --client-processes processes (default: one per core, at most 4), each holding whole tables, so
+that at 2,000 players the bench's own event loop is not what queues the updates. Every process forms its tables,
+then all start the window together; an action's latency is measured in the process that holds its whole table.
+
 With --hard-bots K every table has K bot seats (hard, or --bot-level) and --seats - K bench players: the host adds
 the bots to its friends room through the HTTP API (POST /api/rooms/{id}/bots) before starting it, and a rematch
 keeps them. --players counts the bench players only. The latencies are then those of the players' moves alone (an
@@ -44,6 +48,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import multiprocessing
 import os
 import socket
 import random
@@ -54,8 +59,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import uuid
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,23 +100,15 @@ class Arrivals:
         return None
 
 
-class Run:
-    """One measured window against one server: the actions sent and when everyone saw them."""
+class Share:
+    """What one client process saw in the window: the actions its players sent and when each of their tables' seats
+    saw them (every seat of a table is in the same process, so one clock measures an action's whole path)."""
 
-    def __init__(self, label: str, pid: int):
-        self.label = label
-        self.bots: dict[str, float] | None = None  # from /metrics: bot moves and think time, server's broadcast
-        self.pid = pid
+    def __init__(self) -> None:
         self.arrivals = Arrivals()
         self.acts: list[tuple[str, int, float, tuple[int, ...]]] = []  # table, version, sent at, the group
         self.games = 0
         self.refused = 0
-        self.setup_seconds = 0.0
-        self.rss_connected = 0.0
-        self.window = 0.0
-        self.cpu_seconds = 0.0
-        self.worker_cpu_seconds = 0.0  # the server's child processes: the hard bots' workers
-        self.relayed: int | None = None  # table messages relayed between nodes (several nodes only)
 
     def act(self, table: str, version: int, sent: float, group: tuple[int, ...]) -> None:
         self.acts.append((table, version, sent, group))
@@ -122,22 +121,53 @@ class Run:
                 found.append(max(times) - sent)  # type: ignore[type-var]
         return found
 
+    def result(self) -> dict[str, Any]:
+        return {"latencies": self.latencies(), "sizes": self.arrivals.sizes, "actions": len(self.acts),
+                "games": self.games, "refused": self.refused}
+
+
+class Run:
+    """One measured window against one server: the client processes' shares put together, and the server's CPU."""
+
+    def __init__(self, label: str, pid: int):
+        self.label = label
+        self.bots: dict[str, float] | None = None  # from /metrics: bot moves and think time, server's broadcast
+        self.pid = pid
+        self.latencies: list[float] = []
+        self.sizes: list[int] = []
+        self.actions = 0
+        self.games = 0
+        self.refused = 0
+        self.setup_seconds = 0.0
+        self.rss_connected = 0.0
+        self.window = 0.0
+        self.cpu_seconds = 0.0
+        self.worker_cpu_seconds = 0.0  # the server's child processes: the hard bots' workers
+        self.relayed: int | None = None  # table messages relayed between nodes (several nodes only)
+
+    def take(self, share: dict[str, Any]) -> None:
+        self.latencies.extend(share["latencies"])
+        self.sizes.extend(share["sizes"])
+        self.actions += share["actions"]
+        self.games += share["games"]
+        self.refused += share["refused"]
+
     def numbers(self) -> dict[str, float]:
-        latencies = sorted(self.latencies())
-        actions = len(self.acts)
+        latencies = sorted(self.latencies)
+        actions = self.actions
         return {
             "actions/s": actions / self.window if self.window else 0.0,
             "p50 ms": percentile(latencies, 0.5) * 1000,
             "p95 ms": percentile(latencies, 0.95) * 1000,
             "p99 ms": percentile(latencies, 0.99) * 1000,
             "cpu ms/action": self.cpu_seconds * 1000 / actions if actions else 0.0,
-            "bytes/update/seat": statistics.median(self.arrivals.sizes) if self.arrivals.sizes else 0.0,
+            "bytes/update/seat": statistics.median(self.sizes) if self.sizes else 0.0,
             "rss MiB": self.rss_connected,
         }
 
     def report(self) -> None:
         n = self.numbers()
-        print(f"  {self.label}: set-up {self.setup_seconds:.1f} s; {len(self.acts)} actions in {self.window:.1f} s "
+        print(f"  {self.label}: set-up {self.setup_seconds:.1f} s; {self.actions} actions in {self.window:.1f} s "
               f"= {n['actions/s']:.0f}/s ({self.games} games, {self.refused} refused as stale); "
               f"p50/p95/p99 {n['p50 ms']:.1f} / {n['p95 ms']:.1f} / {n['p99 ms']:.1f} ms; "
               f"CPU {n['cpu ms/action']:.3f} ms/action; {n['bytes/update/seat']:.0f} B/update/seat; "
@@ -147,7 +177,7 @@ class Run:
                  f"{self.bots['server p99 ms']:g} ms (histogram buckets)" if self.bots else "")
               + (f"; {self.bots['moves']:.0f} bot moves, think mean {self.bots['mean ms']:.1f} ms, "
                  f"p99 <= {self.bots['p99 ms']:g} ms; server CPU "
-                 f"{self.cpu_seconds * 1000 / (len(self.acts) + self.bots['moves']):.3f} ms per move (people's "
+                 f"{self.cpu_seconds * 1000 / (self.actions + self.bots['moves']):.3f} ms per move (people's "
                  f"and bots'), its bot workers {self.worker_cpu_seconds:.1f} s CPU in the window"
                  if self.bots and self.bots["moves"] else ""),
               flush=True)
@@ -404,55 +434,70 @@ async def flush_redis(url: str) -> None:
 async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, players: list) -> Run:
     pids = getattr(server, "pids", None) or [server.pid]
     run = Run(label, pids[0])
-    clients: list[TablestakesClient] = []
-    semaphore = asyncio.Semaphore(50)
-
-    async def open_client(index: int, user_id: int, name: str, token: str) -> TablestakesClient:
-        client = TablestakesClient(server.url, timeout=300)
-        client.keep_messages = False
-        client.user = {"id": user_id, "username": name}
-        client.http.cookies.set("ts_session", token)
-
-        def listen(message: dict[str, Any], index: int = index, client: TablestakesClient = client) -> None:
-            if message.get("type") in ("update", "catch_up", "sync"):
-                run.arrivals.saw(message["table"], index, message["version"], client.last_size)
-
-        client.on_message(listen)
-        async with semaphore:
-            await client.connect()
-        return client
-
     started = time.perf_counter()
-    clients = list(await asyncio.gather(*(open_client(i, *p) for i, p in enumerate(players))))
-    people = args.seats - args.hard_bots
-    groups = [tuple(range(i, i + people)) for i in range(0, len(clients) - people + 1, people)]
-    first_tables = await asyncio.gather(*(form_table(args, clients, group, semaphore) for group in groups))
-    if len(pids) > 1:
-        await asyncio.gather(*(follow_table_node(clients[i], table) for group, table in zip(groups, first_tables)
-                               for i in group))
-    run.setup_seconds = time.perf_counter() - started
-    await asyncio.sleep(1)
-    run.rss_connected = sum(rss_mib(pid) for pid in pids)
-    run.arrivals.sizes.clear()
-    relayed_before = server.relayed() if len(pids) > 1 else 0
-    urls = [node.url for node in getattr(server, "nodes", [server])]
-    bots_before = bot_metrics(urls)
-    stop_at = time.monotonic() + args.seconds
-    workers_before = sum(children_cpu_seconds(pid) for pid in pids)
-    cpu_before, window_start = sum(cpu_seconds(pid) for pid in pids), time.perf_counter()
+    processes = ClientProcesses(args, "tablestakes", server.url, players)
     try:
-        await asyncio.wait_for(asyncio.gather(*(
-            group_loop(args, run, clients, group, table, stop_at, semaphore)
-            for group, table in zip(groups, first_tables))), args.seconds + 120)
-    finally:
+        await processes.ready()
+        run.setup_seconds = time.perf_counter() - started
+        await asyncio.sleep(1)
+        run.rss_connected = sum(rss_mib(pid) for pid in pids)
+        relayed_before = server.relayed() if len(pids) > 1 else 0
+        urls = [node.url for node in getattr(server, "nodes", [server])]
+        bots_before = bot_metrics(urls)
+        workers_before = sum(children_cpu_seconds(pid) for pid in pids)
+        cpu_before, window_start = sum(cpu_seconds(pid) for pid in pids), time.perf_counter()
+        processes.go(time.monotonic() + args.seconds)
+        shares = await processes.done()
         run.window = time.perf_counter() - window_start
         run.cpu_seconds = sum(cpu_seconds(pid) for pid in pids) - cpu_before
         run.worker_cpu_seconds = sum(children_cpu_seconds(pid) for pid in pids) - workers_before
         if len(pids) > 1:
             run.relayed = server.relayed() - relayed_before
         run.bots = bot_numbers(bots_before, bot_metrics(urls))
-        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    finally:
+        processes.stop()
+    for share in shares:
+        run.take(share)
     return run
+
+
+async def tablestakes_share(args: argparse.Namespace, url: str, players: list, first_group: int,
+                            ready: Callable[[], Awaitable[float]]) -> Share:
+    """In a client process: its players connect, form their tables, and play them in the window."""
+    share = Share()
+    semaphore = asyncio.Semaphore(50)
+
+    async def open_client(index: int, user_id: int, name: str, token: str) -> TablestakesClient:
+        client = TablestakesClient(url, timeout=300)
+        client.keep_messages = False
+        client.user = {"id": user_id, "username": name}
+        client.http.cookies.set("ts_session", token)
+
+        def listen(message: dict[str, Any], index: int = index, client: TablestakesClient = client) -> None:
+            if message.get("type") in ("update", "catch_up", "sync"):
+                share.arrivals.saw(message["table"], index, message["version"], client.last_size)
+
+        client.on_message(listen)
+        async with semaphore:
+            await client.connect()
+        return client
+
+    clients = list(await asyncio.gather(*(open_client(i, *p) for i, p in enumerate(players))))
+    try:
+        people = args.seats - args.hard_bots
+        groups = [tuple(range(i, i + people)) for i in range(0, len(clients) - people + 1, people)]
+        first_tables = await asyncio.gather(*(form_table(args, clients, group, semaphore) for group in groups))
+        if args.nodes > 1:
+            await asyncio.gather(*(follow_table_node(clients[i], table) for group, table in zip(groups, first_tables)
+                                   for i in group))
+        stop_at = await ready()
+        share.arrivals.sizes.clear()
+        await asyncio.wait_for(asyncio.gather(*(
+            group_loop(args, share, clients, group, table, stop_at, semaphore)
+            for group, table in zip(groups, first_tables))), args.seconds + 120)
+    finally:
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    return share
 
 
 async def follow_table_node(client: TablestakesClient, table_id: str) -> None:
@@ -503,12 +548,12 @@ async def rematch_table(clients: list[TablestakesClient], group: tuple[int, ...]
     return table_id
 
 
-async def group_loop(args: argparse.Namespace, run: Run, clients: list[TablestakesClient], group: tuple[int, ...],
+async def group_loop(args: argparse.Namespace, share: Share, clients: list[TablestakesClient], group: tuple[int, ...],
                      table_id: str, stop_at: float, semaphore: asyncio.Semaphore) -> None:
     while time.monotonic() < stop_at:
-        await asyncio.gather(*(play(args, run, clients, index, table_id, group, stop_at) for index in group))
+        await asyncio.gather(*(play(args, share, clients, index, table_id, group, stop_at) for index in group))
         if clients[group[0]].tables[table_id].over:
-            run.games += 1
+            share.games += 1
         if time.monotonic() >= stop_at:
             return
         if args.next == "rematch":
@@ -519,7 +564,7 @@ async def group_loop(args: argparse.Namespace, run: Run, clients: list[Tablestak
             await asyncio.gather(*(follow_table_node(clients[index], table_id) for index in group))
 
 
-async def play(args: argparse.Namespace, run: Run, clients: list[TablestakesClient], index: int, table_id: str,
+async def play(args: argparse.Namespace, share: Share, clients: list[TablestakesClient], index: int, table_id: str,
                group: tuple[int, ...], stop_at: float) -> None:
     client = clients[index]
     await client.wait_for(lambda: table_id in client.tables)
@@ -539,9 +584,9 @@ async def play(args: argparse.Namespace, run: Run, clients: list[TablestakesClie
                 try:
                     ack = await client.act(table_id, action)
                 except ClientError:
-                    run.refused += 1  # an alert expired meanwhile: look again
+                    share.refused += 1  # an alert expired meanwhile: look again
                     continue
-                run.act(table_id, ack["version"], sent, group)
+                share.act(table_id, ack["version"], sent, group)
                 continue
         try:
             await client.wait_for(lambda: client.tables[table_id].version != version or client.tables[table_id].over,
@@ -564,9 +609,9 @@ async def bare_round(args: argparse.Namespace, label: str) -> Run:
 class BarePlayer:
     """A socket on the bare relay: it knows its table's version and whose turn it is (round-robin)."""
 
-    def __init__(self, index: int, run: Run):
+    def __init__(self, index: int, share: Share):
         self.index = index
-        self.run = run
+        self.share = share
         self.socket: Any = None
         self.version = 0
         self.changed = asyncio.Event()
@@ -584,7 +629,7 @@ class BarePlayer:
                 message = json.loads(raw)
                 if message["type"] == "update":
                     self.version = max(self.version, message["version"])
-                    self.run.arrivals.saw(message["table"], self.index, message["version"], len(raw))
+                    self.share.arrivals.saw(message["table"], self.index, message["version"], len(raw))
                     self.changed.set()
                 elif message.get("id") in self.acks:
                     self.acks.pop(message["id"]).set_result(message)
@@ -601,24 +646,44 @@ class BarePlayer:
 
 async def play_bare(args: argparse.Namespace, label: str, server: Server) -> Run:
     run = Run(label, server.pid)
-    players = [BarePlayer(index, run) for index in range(args.players)]
     started = time.perf_counter()
+    processes = ClientProcesses(args, "bare", server.url, list(range(args.players)))
+    try:
+        await processes.ready()
+        run.setup_seconds = time.perf_counter() - started
+        await asyncio.sleep(1)
+        run.rss_connected = rss_mib(server.pid)
+        cpu_before, window_start = cpu_seconds(server.pid), time.perf_counter()
+        processes.go(time.monotonic() + args.seconds)
+        shares = await processes.done()
+        run.window = time.perf_counter() - window_start
+        run.cpu_seconds = cpu_seconds(server.pid) - cpu_before
+    finally:
+        processes.stop()
+    for share in shares:
+        run.take(share)
+    return run
+
+
+async def bare_share(args: argparse.Namespace, url: str, players: list, first_group: int,
+                     ready: Callable[[], Awaitable[float]]) -> Share:
+    """In a client process: its players join their tables (g<number>) on the relay and take turns round-robin."""
+    share = Share()
+    sockets = [BarePlayer(index, share) for index in range(len(players))]
     semaphore = asyncio.Semaphore(50)
 
     async def open_one(player: BarePlayer) -> None:
         async with semaphore:
-            await player.open(server.url)
+            await player.open(url)
 
-    await asyncio.gather(*(open_one(p) for p in players))
+    await asyncio.gather(*(open_one(p) for p in sockets))
     people = args.seats - args.hard_bots
-    groups = [tuple(range(i, i + people)) for i in range(0, len(players) - people + 1, people)]
-    for number, group in enumerate(groups):
-        await asyncio.gather(*(players[index].request({"type": "join", "table": f"g{number}"}) for index in group))
-    run.setup_seconds = time.perf_counter() - started
-    await asyncio.sleep(1)
-    run.rss_connected = rss_mib(server.pid)
-    run.arrivals.sizes.clear()
-    stop_at = time.monotonic() + args.seconds
+    groups = [tuple(range(i, i + people)) for i in range(0, len(sockets) - people + 1, people)]
+    tables = [f"g{first_group + number}" for number in range(len(groups))]
+    for table, group in zip(tables, groups):
+        await asyncio.gather(*(sockets[index].request({"type": "join", "table": table}) for index in group))
+    stop_at = await ready()
+    share.arrivals.sizes.clear()
     # A Pika-sized action, as the game's clients send them.
     action = {"type": "play", "card": "yellow-reverse"}
 
@@ -629,7 +694,7 @@ async def play_bare(args: argparse.Namespace, label: str, server: Server) -> Run
                 await asyncio.sleep(random.uniform(0.5, 1.5) * args.think)
                 sent = time.perf_counter()
                 ack = await player.request({"type": "act", "table": table, "action": action})
-                run.act(table, ack["version"], sent, group)
+                share.act(table, ack["version"], sent, group)
                 while player.version == version and time.monotonic() < stop_at:
                     player.changed.clear()
                     try:
@@ -643,13 +708,78 @@ async def play_bare(args: argparse.Namespace, label: str, server: Server) -> Run
                 except (TimeoutError, asyncio.TimeoutError):
                     pass
 
-    cpu_before, window_start = cpu_seconds(server.pid), time.perf_counter()
-    await asyncio.gather(*(seat(players[index], f"g{number}", position, group)
-                           for number, group in enumerate(groups) for position, index in enumerate(group)))
-    run.window = time.perf_counter() - window_start
-    run.cpu_seconds = cpu_seconds(server.pid) - cpu_before
-    await asyncio.gather(*(p.socket.close() for p in players), return_exceptions=True)
-    return run
+    try:
+        await asyncio.gather(*(seat(sockets[index], table, position, group)
+                               for table, group in zip(tables, groups) for position, index in enumerate(group)))
+    finally:
+        await asyncio.gather(*(p.socket.close() for p in sockets), return_exceptions=True)
+    return share
+
+
+# ------------------------------------------------------------------------------------------------ client processes
+
+
+class ClientProcesses:
+    """The players, in --client-processes processes of whole tables each, so that one busy client process does not
+    add its own queueing to the latencies. Every process sets up its tables and says it is ready; then all start the
+    window together (time.monotonic is one clock for every process on Linux) and send back what they measured."""
+
+    def __init__(self, args: argparse.Namespace, kind: str, url: str, players: list):
+        context = multiprocessing.get_context("spawn")  # a fresh interpreter: no event loop or sockets inherited
+        people = args.seats - args.hard_bots
+        groups = len(players) // people
+        count = max(1, min(args.client_processes, groups))
+        self.pipes = []
+        self.processes = []
+        for number in range(count):
+            first, last = groups * number // count, groups * (number + 1) // count
+            ours, theirs = context.Pipe()
+            process = context.Process(target=client_process, daemon=True,
+                                      args=(theirs, kind, vars(args), url, players[first * people:last * people], first))
+            process.start()
+            theirs.close()
+            self.pipes.append(ours)
+            self.processes.append(process)
+
+    async def _replies(self, expected: str) -> list[Any]:
+        loop = asyncio.get_running_loop()
+        replies = await asyncio.gather(*(loop.run_in_executor(None, pipe.recv) for pipe in self.pipes))
+        for kind, body in replies:
+            if kind == "failed":
+                raise RuntimeError(f"a client process failed:\n{body}")
+            assert kind == expected, kind
+        return [body for _, body in replies]
+
+    async def ready(self) -> None:
+        await self._replies("ready")
+
+    def go(self, stop_at: float) -> None:
+        for pipe in self.pipes:
+            pipe.send(stop_at)
+
+    async def done(self) -> list[dict[str, Any]]:
+        return await self._replies("done")
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()
+
+
+def client_process(pipe: Any, kind: str, settings: dict[str, Any], url: str, players: list, first_group: int) -> None:
+    args = argparse.Namespace(**settings)
+    share_of = {"tablestakes": tablestakes_share, "bare": bare_share}[kind]
+
+    async def ready() -> float:
+        pipe.send(("ready", None))
+        return await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+
+    try:
+        share = asyncio.run(share_of(args, url, players, first_group, ready))
+        pipe.send(("done", share.result()))
+    except BaseException:
+        pipe.send(("failed", traceback.format_exc()))
 
 
 # ------------------------------------------------------------------------------------------------ main
@@ -703,6 +833,9 @@ def parse() -> argparse.Namespace:
                         help="the level of those bots (a medium run is the control: the same tables, no search)")
     parser.add_argument("--seconds", type=float, default=60.0, help="the measured window of each run")
     parser.add_argument("--think", type=float, default=0.3, help="mean think time before each move, seconds")
+    parser.add_argument("--client-processes", type=int, default=max(1, min(4, os.cpu_count() or 1)),
+                        help="processes the players are spread over, whole tables each (default: the cores, "
+                             "at most 4)")
     parser.add_argument("--baseline", action="store_true", help="also run the bare relay and print the ratios")
     parser.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 3 with --baseline)")
     parser.add_argument("--database", help="a PostgreSQL URL to make a scratch database on (default: SQLite)")
