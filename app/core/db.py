@@ -11,15 +11,17 @@ overwriting each other, and readers still read a consistent snapshot.
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy import create_engine as create_sync_engine
@@ -33,6 +35,8 @@ from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import TypeDecorator
 
 from app.core import strict_json
+
+log = logging.getLogger(__name__)
 
 # Names every constraint, so migrations can refer to them and SQLite batch mode can recreate tables faithfully.
 NAMING_CONVENTION = {
@@ -165,6 +169,18 @@ class _WriterQueue:
                 raise OperationalError("BEGIN IMMEDIATE", {}, Exception("database is locked (writers' queue)")) \
                     from None
             raise
+
+    def take_if_free(self) -> bool:
+        """Take the turn now if nobody holds it or waits for it (no await: no task needed to line up)."""
+        if self._held or self._urgent or self._others:
+            return False
+        self._held = True
+        return True
+
+    def others_waiting(self) -> bool:
+        """Whether a writer other than the appends waits for the turn. Read from the writer's thread too: a deque's
+        length is read atomically, and a stale answer only moves when a run of appends yields, never correctness."""
+        return bool(self._others)
 
     def release(self) -> None:
         """Give the turn to the next writer waiting (an append first), or free it."""
@@ -306,6 +322,13 @@ class SQLiteDirectWriter:
             raise
         return await asyncio.shield(done)
 
+    def group_commits(self, commit: Callable[[sqlite3.Connection, list[Item]], Any],
+                      settle: Callable[[list[Item], Any, BaseException | None], None], *,
+                      size: Callable[[Item], int], max_size: int) -> SQLiteGroupCommits[Item]:
+        """Items committed on this writer's thread in runs (SQLiteGroupCommits): `commit(connection, items)` inside
+        one transaction, then `settle(items, result, error)` on the event loop."""
+        return SQLiteGroupCommits(self, commit, settle, size=size, max_size=max_size)
+
     def _submit(self, job: _WriterJob | None) -> None:
         if self._worker is None:
             self._worker = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
@@ -379,6 +402,145 @@ class SQLiteDirectWriter:
             self._worker = None
 
 
+Item = TypeVar("Item")
+
+RUN_YIELD_SECONDS = 0.010  # a run of group commits gives the write turn back after this long if others wait
+
+
+class SQLiteGroupCommits(Generic[Item]):
+    """SQLite only: group commits (the action log's appends) that the writer's thread runs back to back.
+
+    One write turn covers a run: the thread commits what is pending, hands the results to the event loop, and takes
+    whatever arrived meanwhile without waiting for the loop in between. A move that arrives while a batch commits
+    goes into the next one at once; before, each batch gave the turn back through the loop and the next one lined up
+    again (two trips through a busy loop per batch, most of a slow move's wait). The run ends when nothing is
+    pending, or after RUN_YIELD_SECONDS if another writer waits (a settlement, a new table), so those still get
+    their turn between runs. A batch that fails is tried again item by item, so that one item's error (a bad row)
+    does not fail the others'."""
+
+    def __init__(self, writer: SQLiteDirectWriter, commit: Callable[[sqlite3.Connection, list[Item]], Any],
+                 settle: Callable[[list[Item], Any, BaseException | None], None], *, size: Callable[[Item], int],
+                 max_size: int):
+        self.writer = writer
+        self._commit = commit
+        self._settle = settle
+        self._size = size
+        self._max_size = max_size
+        self._lock = threading.Lock()  # guards _pending and _running between the loop and the writer's thread
+        self._pending: deque[Item] = deque()
+        self._running = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._starting: asyncio.Task | None = None
+
+    def add(self, item: Item) -> None:
+        """Queue `item` for the next commit (on the event loop); its `settle` comes later, on the loop."""
+        self._loop = asyncio.get_running_loop()
+        with self._lock:
+            self._pending.append(item)
+            if self._running:
+                return
+            self._running = True
+        self._start()
+
+    def _start(self) -> None:
+        if self.writer.writers.take_if_free():
+            self._submit_run()
+        else:
+            self._starting = asyncio.get_running_loop().create_task(self._line_up(), name="log-commits")
+
+    async def _line_up(self) -> None:
+        try:
+            await self.writer.writers.line_up(urgent=True)
+        except BaseException as error:
+            self._fail_pending(error if isinstance(error, Exception) else ConnectionError("the log is closing"))
+            raise
+        self._submit_run()
+
+    def _submit_run(self) -> None:
+        assert self._loop is not None
+        try:
+            self.writer._submit(_WriterJob(self._run, self._loop, None, self._run_over))
+        except BaseException as error:
+            self.writer.writers.release()
+            self._fail_pending(error)
+
+    def _fail_pending(self, error: BaseException) -> None:
+        with self._lock:
+            items = list(self._pending)
+            self._pending.clear()
+            self._running = False
+        if items:
+            self._settle(items, None, error)
+
+    def _take(self) -> list[Item]:
+        """The next batch (under the lock), or [] and the run marked over."""
+        with self._lock:
+            batch: list[Item] = []
+            size = 0
+            while self._pending and (not batch or size + self._size(self._pending[0]) <= self._max_size):
+                item = self._pending.popleft()
+                batch.append(item)
+                size += self._size(item)
+            if not batch:
+                self._running = False
+            return batch
+
+    def _run(self) -> None:
+        """On the writer's thread, holding the write turn: commit batches until nothing is pending (or yield)."""
+        assert self._loop is not None
+        loop = self._loop
+        started = time.monotonic()
+        try:
+            while True:
+                if time.monotonic() - started > RUN_YIELD_SECONDS and self.writer.writers.others_waiting():
+                    with self._lock:
+                        self._running = False  # _run_over starts the next run, behind the writer that waits
+                    return
+                batch = self._take()
+                if not batch:
+                    return
+                for part, outcome in self._commit_batch(batch):
+                    try:
+                        loop.call_soon_threadsafe(self._settle, part, *outcome)
+                    except RuntimeError:  # the loop is closed: nobody waits any more
+                        return
+        except BaseException:
+            with self._lock:
+                self._running = False  # _run_over starts again with what is pending
+            raise
+
+    def _commit_batch(self, batch: list[Item]) -> list[tuple[list[Item], tuple[Any, BaseException | None]]]:
+        try:
+            return [(batch, (self.writer._run(lambda connection: self._commit(connection, batch)), None))]
+        except Exception as error:
+            if len(batch) == 1:
+                return [(batch, (None, error))]
+        outcomes: list[tuple[list[Item], tuple[Any, BaseException | None]]] = []
+        for item in batch:
+            try:
+                outcomes.append(([item], (self.writer._run(lambda connection: self._commit(connection, [item])),
+                                          None)))
+            except Exception as alone:
+                outcomes.append(([item], (None, alone)))
+        return outcomes
+
+    def _run_over(self) -> None:
+        """Back on the loop once a run ended: give the turn back, and start the next run if items came meanwhile
+        (a run that yielded, or items added after the thread found nothing pending and before this)."""
+        self.writer.writers.release()
+        with self._lock:
+            if self._running or not self._pending:
+                return
+            self._running = True
+        self._start()
+
+    def close(self, error: BaseException) -> None:
+        """Fail what is still pending (the store is closing); a run on the thread finishes its batch."""
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+        self._fail_pending(error)
+
+
 class _InlineSession:
     """The AsyncSession methods the services use, over a synchronous Session on the writer's thread: each
     completes at once (see SQLiteDirectWriter.orm_transaction)."""
@@ -421,13 +583,17 @@ class _WriterJob:
 
     __slots__ = ("work", "loop", "done", "after")
 
-    def __init__(self, work: Callable[[], Any], loop: asyncio.AbstractEventLoop, done: asyncio.Future[Any],
+    def __init__(self, work: Callable[[], Any], loop: asyncio.AbstractEventLoop, done: asyncio.Future[Any] | None,
                  after: Callable[[], None] | None):
         self.work, self.loop, self.done, self.after = work, loop, done, after
 
     def finish(self, result: Any, error: BaseException | None) -> None:
         if self.after is not None:
             self.after()
+        if self.done is None:
+            if error is not None:
+                log.error("a job on the SQLite writer's thread failed", exc_info=error)
+            return
         if self.done.done():
             return
         if error is not None:

@@ -8,7 +8,9 @@ the table was adopted by another node.
 - `append`: an actor's new log entries, before any seat hears of them. Appends from every table of this node are
   group-committed: whatever arrives while one transaction commits goes into the next (design.md, "Tables survive
   crashes"): one fence check for the batch's tables and one insert, so on SQLite one write lock per batch instead
-  of one per move. (`live_tables.version` and `log_seq` are brought up to date by the snapshots only.)
+  of one per move. On SQLite the writer's thread commits the batches back to back in one write turn
+  (SQLiteGroupCommits), without a trip through the event loop between them. (`live_tables.version` and `log_seq`
+  are brought up to date by the snapshots only.)
 - `snapshot`: the engine's state after `seq` entries; a shortcut for resuming, never the truth.
 - `finish`: the game record, the players' rows, prize coins (through the ledger, one idempotency key per player and
   table), pot shares and XP, in one transaction. A retry after a lost answer finds the record and pays nothing again.
@@ -34,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.core import strict_json
-from app.core.db import Result, SQLiteDirectWriter
+from app.core.db import Result, SQLiteDirectWriter, SQLiteGroupCommits
 from app.games.registry import get_game
 from app.tables.models import GameRecord, GameRecordPlayer, LiveTable, TableAction, TableSeat
 from app.tables.rewards import Reward, RewardRules, Table, table_rewards
@@ -119,6 +121,7 @@ class TableStore:
         self._appends: asyncio.Queue[_Append] | None = None
         self._writer: asyncio.Task | None = None
         self._sqlite: SQLiteDirectWriter | None = None  # the log's own connection on SQLite, made at the first append
+        self._sqlite_commits: SQLiteGroupCommits[_Append] | None = None  # the appends' group commits on SQLite
         # Told of each table once its record is committed (the rematch keeps what it copies, without reading it
         # back from the database); called in the settlement's task, so each must be quick and must not raise.
         self.recorded_listeners: list[Callable[[TableActor], None]] = []
@@ -130,14 +133,22 @@ class TableStore:
         database's error (the caller retries: an append that did commit is not written twice)."""
         rows = [{"table_id": table.id, "seq": first_seq + index, "seat": entry.seat, "action": entry.action,
                  "source": entry.source, "version": entry.version} for index, entry in enumerate(entries)]
-        if self._appends is None or self._writer is None or self._writer.done():
-            self._appends = asyncio.Queue()
-            self._writer = asyncio.get_running_loop().create_task(self._write_appends(), name="action-log")
         done = asyncio.get_running_loop().create_future()
-        self._appends.put_nowait(_Append(table.id, table.epoch, rows, entries[-1].version, done))
+        item = _Append(table.id, table.epoch, rows, entries[-1].version, done)
+        if self.runtime.settings.is_sqlite:
+            if self._sqlite_commits is None:
+                self._sqlite_commits = self._sqlite_writer().group_commits(
+                    _append_sqlite, self._settle_appends, size=lambda item: len(item.rows), max_size=MAX_BATCH)
+            self._sqlite_commits.add(item)
+        else:
+            if self._appends is None or self._writer is None or self._writer.done():
+                self._appends = asyncio.Queue()
+                self._writer = asyncio.get_running_loop().create_task(self._write_appends(), name="action-log")
+            self._appends.put_nowait(item)
         await done
 
     async def _write_appends(self) -> None:
+        """PostgreSQL: one group commit at a time; whatever arrives meanwhile goes into the next."""
         queue = self._appends
         assert queue is not None
         while True:
@@ -145,55 +156,32 @@ class TableStore:
             while not queue.empty() and sum(len(item.rows) for item in batch) < MAX_BATCH:
                 batch.append(queue.get_nowait())
             try:
-                await self._commit_appends(batch)
+                self._settle_appends(batch, await self._append_postgres(batch), None)
             except Exception as error:
                 if len(batch) == 1:
-                    _fail(batch[0].done, error)
+                    self._settle_appends(batch, None, error)
                     continue
                 # One table's rows must not fail the others': try each alone before giving up on any.
                 for item in batch:
                     try:
-                        await self._commit_appends([item])
+                        self._settle_appends([item], await self._append_postgres([item]), None)
                     except Exception as alone:
-                        _fail(item.done, alone)
+                        self._settle_appends([item], None, alone)
 
-    async def _commit_appends(self, batch: list[_Append]) -> None:
-        """One transaction for the batch: each table's epoch read (the fence), then every row of the tables still
-        ours in one insert. Items refused by the fence fail with Fenced, the others succeed."""
-        table_ids = sorted({item.table_id for item in batch})
-        if self.runtime.settings.is_sqlite:
-            current = await self._append_sqlite(table_ids, batch)
-        else:
-            current = await self._append_postgres(table_ids, batch)
+    def _settle_appends(self, batch: list[_Append], current: dict[str, tuple[int, str]] | None,
+                        error: BaseException | None) -> None:
+        """A group commit's outcome, on the event loop: `current` is each table's (epoch, status) read inside the
+        transaction (the fence); items refused by it fail with Fenced, the others succeed."""
         for item in batch:
-            if current.get(item.table_id) != (item.epoch, "playing"):
+            if error is not None or current is None:
+                _fail(item.done, error or RuntimeError("the append was not committed"))
+            elif current.get(item.table_id) != (item.epoch, "playing"):
                 self.fenced_writes += 1
                 log.warning("log append refused: table %s was adopted by another node", item.table_id,
                             extra={"table": item.table_id, "epoch": item.epoch})
                 _fail(item.done, Fenced(item.table_id, item.epoch))
             elif not item.done.done():
                 item.done.set_result(None)
-
-    async def _append_sqlite(self, table_ids: list[str], batch: list[_Append]) -> dict[str, tuple[int, str]]:
-        """On SQLite, the whole transaction in one trip to the log's own connection (SQLiteDirectWriter): the hot
-        write of the node, with no ORM and no trip per statement. BEGIN IMMEDIATE holds SQLite's write lock from the
-        start, so the epochs read stay true until the COMMIT."""
-        def append(connection: sqlite3.Connection) -> dict[str, tuple[int, str]]:
-            # Runs on the writer's thread: it reads the batch's rows and epochs, never its futures.
-            found = connection.execute(
-                f"SELECT id, owner_epoch, status FROM live_tables WHERE id IN ({','.join('?' * len(table_ids))})",
-                table_ids).fetchall()
-            current = {table_id: (epoch, status) for table_id, epoch, status in found}
-            rows = [(row["table_id"], row["seq"], row["seat"], strict_json.dumps(row["action"]), row["source"],
-                     row["version"])
-                    for item in batch if current.get(item.table_id) == (item.epoch, "playing") for row in item.rows]
-            if rows:
-                # A retry of an append whose commit did land (its answer was lost) writes nothing twice.
-                connection.executemany("INSERT INTO table_actions (table_id, seq, seat, action, source, version) "
-                                       "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", rows)
-            return current
-
-        return await self._sqlite_writer().transaction(append)
 
     def _sqlite_writer(self) -> SQLiteDirectWriter:
         if self._sqlite is None:
@@ -210,7 +198,8 @@ class TableStore:
         async with self.runtime.transaction() as session:
             return await work(session)
 
-    async def _append_postgres(self, table_ids: list[str], batch: list[_Append]) -> dict[str, tuple[int, str]]:
+    async def _append_postgres(self, batch: list[_Append]) -> dict[str, tuple[int, str]]:
+        table_ids = sorted({item.table_id for item in batch})
         async with self.runtime.transaction() as session:
             connection = await session.connection()
             # FOR SHARE holds an adoption's UPDATE back until this commits.
@@ -232,6 +221,9 @@ class TableStore:
             return list(rows)
 
     async def close(self) -> None:
+        if self._sqlite_commits is not None:
+            self._sqlite_commits.close(ConnectionError("the action log is closing"))
+            self._sqlite_commits = None
         if self._writer is not None:
             self._writer.cancel()
             await asyncio.gather(self._writer, return_exceptions=True)
@@ -440,6 +432,25 @@ class TableStore:
     async def row(self, table_id: str) -> LiveTable | None:
         async with self.runtime.reader() as session:
             return await session.get(LiveTable, table_id)
+
+
+def _append_sqlite(connection: sqlite3.Connection, batch: list[_Append]) -> dict[str, tuple[int, str]]:
+    """On SQLite, a group commit's statements, run inside BEGIN IMMEDIATE ... COMMIT on the log's own connection
+    (SQLiteDirectWriter's thread): no ORM and no trip per statement. The write lock is held from the BEGIN, so the
+    epochs read (the fence) stay true until the COMMIT. Reads the batch's rows and epochs, never its futures."""
+    table_ids = sorted({item.table_id for item in batch})
+    found = connection.execute(
+        f"SELECT id, owner_epoch, status FROM live_tables WHERE id IN ({','.join('?' * len(table_ids))})",
+        table_ids).fetchall()
+    current = {table_id: (epoch, status) for table_id, epoch, status in found}
+    rows = [(row["table_id"], row["seq"], row["seat"], strict_json.dumps(row["action"]), row["source"],
+             row["version"])
+            for item in batch if current.get(item.table_id) == (item.epoch, "playing") for row in item.rows]
+    if rows:
+        # A retry of an append whose commit did land (its answer was lost) writes nothing twice.
+        connection.executemany("INSERT INTO table_actions (table_id, seq, seat, action, source, version) "
+                               "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", rows)
+    return current
 
 
 def record_seats(table: TableActor) -> list[dict[str, Any]]:

@@ -4,6 +4,8 @@ and two apps with different settings side by side in one process."""
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -150,6 +152,90 @@ async def test_the_writers_queue_serves_appends_first_then_others_in_order_and_t
     writers.release()
     await asyncio.wait_for(writers.line_up(), 1)  # the turn was free again, not lost to the gone waiters
     writers.release()
+
+
+async def test_group_commits_take_what_arrived_meanwhile_in_one_batch_fail_only_a_bad_item_and_let_others_write(
+        tmp_path: Path):
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'groups.db'}")
+    sessionmaker = create_sessionmaker(engine)
+    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker)
+    async with engine.begin() as connection:
+        await connection.exec_driver_sql("CREATE TABLE log (n INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL)")
+    batches: list[list[str]] = []
+    first_commit_started = threading.Event()
+    slow_commits = {"first": 0.2, "steady": 0.0}
+
+    def commit(connection, items: list[tuple[str, asyncio.Future]]) -> list[str]:
+        names = [name for name, _ in items]
+        if names == ["first"]:
+            first_commit_started.set()
+            time.sleep(slow_commits["first"])  # what arrives now waits for the next batch
+        time.sleep(slow_commits["steady"])
+        if "bad" in names:
+            raise ValueError("a row the database refuses")
+        connection.executemany("INSERT INTO log (what) VALUES (?)", [(name,) for name in names])
+        batches.append(names)
+        return names
+
+    def settle(items, result, error) -> None:
+        for name, done in items:
+            if error is not None:
+                done.set_exception(error)
+            else:
+                assert name in result
+                done.set_result(name)
+
+    groups = writer.group_commits(commit, settle, size=lambda item: 1, max_size=100)
+    loop = asyncio.get_running_loop()
+
+    def add(name: str) -> asyncio.Future:
+        done = loop.create_future()
+        groups.add((name, done))
+        return done
+
+    try:
+        first = add("first")
+        await loop.run_in_executor(None, first_commit_started.wait)
+        meanwhile = [add(name) for name in ("a", "b", "c")]
+        assert await asyncio.gather(first, *meanwhile) == ["first", "a", "b", "c"]
+        # Everything that arrived during the first commit went into the next one, together.
+        assert batches == [["first"], ["a", "b", "c"]]
+
+        # A batch one item of which fails: the others are committed, the bad one alone fails.
+        slow_commits["first"] = 0.0
+        mixed = [add(name) for name in ("d", "bad", "e")]
+        results = await asyncio.gather(*mixed, return_exceptions=True)
+        assert results[0] == "d" and results[2] == "e" and isinstance(results[1], ValueError)
+
+        # Appends that never stop coming do not keep a waiting writer out: its row lands between theirs.
+        slow_commits["steady"] = 0.005  # several appends arrive during each commit: there is always one pending
+        session_done = asyncio.Event()
+
+        async def session_write() -> None:
+            async with sessionmaker.begin() as session:
+                await session.execute(text("INSERT INTO log (what) VALUES ('session')"))
+            session_done.set()
+
+        async def keep_appending() -> list[asyncio.Future]:
+            added: list[asyncio.Future] = []
+            after_session = 20  # appends still made once the session's write is done
+            while len(added) < 2_000 and after_session:
+                added.append(add(f"steady{len(added)}"))
+                await asyncio.sleep(0.001)
+                after_session -= session_done.is_set()
+            return added
+
+        appending = asyncio.create_task(keep_appending())
+        await asyncio.sleep(0.02)
+        await asyncio.wait_for(session_write(), 10)
+        await asyncio.gather(*(await appending))
+        async with engine.connect() as connection:
+            order = [row[0] for row in (await connection.exec_driver_sql("SELECT what FROM log ORDER BY n"))]
+        assert "session" in order
+        assert any(name.startswith("steady") for name in order[order.index("session") + 1:])
+    finally:
+        await writer.close()
+        await engine.dispose()
 
 
 async def _concurrent_increments(engine: AsyncEngine, workers: int) -> int:
