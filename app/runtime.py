@@ -7,9 +7,9 @@ live in one process.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -18,7 +18,8 @@ from app.accounts.service import AccountService
 from app.config import Settings
 from app.core import migrations
 from app.core.clock import Clock, SystemClock
-from app.core.db import QueuedWriteSession, create_engine, create_reader, create_sessionmaker
+from app.core.db import (QueuedWriteSession, Result, SQLiteDirectWriter, create_engine, create_reader,
+                         create_sessionmaker)
 from app.core.ratelimit import RateLimiter
 from app.core.redis import close_redis, create_redis
 from app.core.security import PasswordHashing
@@ -40,6 +41,31 @@ class Runtime:
     accounts: AccountService
     friends: FriendService
 
+    _direct_writer: SQLiteDirectWriter | None = field(default=None, init=False, repr=False)
+
+    def direct_writer(self) -> SQLiteDirectWriter:
+        """SQLite only: the process's writer on a thread of its own (app/core/db.py): the action log's group
+        commits and the write transactions that run whole in one trip (`write`). Made on first use."""
+        if self._direct_writer is None:
+            self._direct_writer = SQLiteDirectWriter.for_engine(self.engine, self.sessionmaker,
+                                                                self.settings.sqlite_busy_timeout_ms)
+        return self._direct_writer
+
+    async def write(self, work: Callable[[AsyncSession], Awaitable[Result]]) -> Result:
+        """One write transaction, `work(session)`, committed when it returns. On an SQLite file it runs whole on
+        the direct writer's thread, in one trip (SQLiteDirectWriter.orm_transaction: `work` may await nothing but
+        its session), so it holds the write turn only for its own statements, not for a trip through the event
+        loop per statement; elsewhere it is `transaction()`."""
+        if self.settings.is_sqlite and self.engine.url.database not in (None, "", ":memory:"):
+            return await self.direct_writer().orm_transaction(work)
+        async with self.transaction() as session:
+            return await work(session)
+
+    async def close_direct_writer(self) -> None:
+        if self._direct_writer is not None:
+            await self._direct_writer.close()
+            self._direct_writer = None
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """`async with runtime.transaction() as session:` one unit of work, committed on success. On SQLite it
@@ -57,6 +83,7 @@ async def open_runtime(settings: Settings, clock: Clock | None = None, *, migrat
     engine = create_engine(settings.database_url, pool_size=settings.db_pool_size,
                            max_overflow=settings.db_max_overflow, busy_timeout_ms=settings.sqlite_busy_timeout_ms)
     redis = create_redis(settings.redis_url)
+    runtime: Runtime | None = None
     try:
         if migrate:
             await migrations.upgrade(engine)
@@ -68,10 +95,13 @@ async def open_runtime(settings: Settings, clock: Clock | None = None, *, migrat
         reader = create_reader(engine)
         accounts = AccountService(settings, clock, ledger, passwords, limiter, sessionmaker, reader)
         friends = FriendService(clock, accounts)
-        yield Runtime(settings=settings, clock=clock, engine=engine, sessionmaker=sessionmaker, reader=reader,
-                      redis=redis,
-                      secret_key=settings.resolved_secret_key(), limiter=limiter, ledger=ledger,
-                      accounts=accounts, friends=friends)
+        runtime = Runtime(settings=settings, clock=clock, engine=engine, sessionmaker=sessionmaker, reader=reader,
+                          redis=redis,
+                          secret_key=settings.resolved_secret_key(), limiter=limiter, ledger=ledger,
+                          accounts=accounts, friends=friends)
+        yield runtime
     finally:
+        if runtime is not None:
+            await runtime.close_direct_writer()
         await close_redis(redis)
         await engine.dispose()

@@ -120,7 +120,6 @@ class TableStore:
         self.node_id = "local"  # the node incarnation writing (set by the TableManager)
         self._appends: asyncio.Queue[_Append] | None = None
         self._writer: asyncio.Task | None = None
-        self._sqlite: SQLiteDirectWriter | None = None  # the log's own connection on SQLite, made at the first append
         self._sqlite_commits: SQLiteGroupCommits[_Append] | None = None  # the appends' group commits on SQLite
         # Told of each table once its record is committed (the rematch keeps what it copies, without reading it
         # back from the database); called in the settlement's task, so each must be quick and must not raise.
@@ -184,19 +183,12 @@ class TableStore:
                 item.done.set_result(None)
 
     def _sqlite_writer(self) -> SQLiteDirectWriter:
-        if self._sqlite is None:
-            runtime = self.runtime
-            self._sqlite = SQLiteDirectWriter.for_engine(runtime.engine, runtime.sessionmaker,
-                                                         runtime.settings.sqlite_busy_timeout_ms)
-        return self._sqlite
+        return self.runtime.direct_writer()
 
     async def _write(self, work: Callable[[AsyncSession], Awaitable[Result]]) -> Result:
-        """A write transaction of this store: on SQLite run whole on the writer's thread (no trip through the event
-        loop per statement while it holds the write lock: SQLiteDirectWriter), elsewhere as any transaction."""
-        if self.runtime.settings.is_sqlite:
-            return await self._sqlite_writer().orm_transaction(work)
-        async with self.runtime.transaction() as session:
-            return await work(session)
+        """A write transaction of this store: on SQLite run whole on the direct writer's thread (no trip through
+        the event loop per statement while it holds the write lock), elsewhere as any transaction."""
+        return await self.runtime.write(work)
 
     async def _append_postgres(self, batch: list[_Append]) -> dict[str, tuple[int, str]]:
         table_ids = sorted({item.table_id for item in batch})
@@ -228,9 +220,6 @@ class TableStore:
             self._writer.cancel()
             await asyncio.gather(self._writer, return_exceptions=True)
             self._writer = None
-        if self._sqlite is not None:
-            await self._sqlite.close()
-            self._sqlite = None
 
     # ------------------------------------------------------------------------------------- snapshots
 
