@@ -145,12 +145,13 @@ class Run:
         self.worker_cpu_seconds = 0.0  # the server's child processes: the hard bots' workers
         self.relayed: int | None = None  # table messages relayed between nodes (several nodes only)
 
-    def take(self, share: dict[str, Any]) -> None:
-        self.latencies.extend(share["latencies"])
-        self.sizes.extend(share["sizes"])
-        self.actions += share["actions"]
-        self.games += share["games"]
-        self.refused += share["refused"]
+    def take(self, shares: list[dict[str, Any]]) -> None:
+        for share in shares:
+            self.latencies.extend(share["latencies"])
+            self.sizes.extend(share["sizes"])
+            self.actions += share["actions"]
+            self.games += share["games"]
+            self.refused += share["refused"]
 
     def numbers(self) -> dict[str, float]:
         latencies = sorted(self.latencies)
@@ -435,8 +436,7 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
     pids = getattr(server, "pids", None) or [server.pid]
     run = Run(label, pids[0])
     started = time.perf_counter()
-    processes = ClientProcesses(args, "tablestakes", server.url, players)
-    try:
+    with ClientProcesses(args, "tablestakes", server.url, players) as processes:
         await processes.ready()
         run.setup_seconds = time.perf_counter() - started
         await asyncio.sleep(1)
@@ -454,10 +454,7 @@ async def play_tablestakes(args: argparse.Namespace, label: str, server: Any, pl
         if len(pids) > 1:
             run.relayed = server.relayed() - relayed_before
         run.bots = bot_numbers(bots_before, bot_metrics(urls))
-    finally:
-        processes.stop()
-    for share in shares:
-        run.take(share)
+    run.take(shares)
     return run
 
 
@@ -647,8 +644,7 @@ class BarePlayer:
 async def play_bare(args: argparse.Namespace, label: str, server: Server) -> Run:
     run = Run(label, server.pid)
     started = time.perf_counter()
-    processes = ClientProcesses(args, "bare", server.url, list(range(args.players)))
-    try:
+    with ClientProcesses(args, "bare", server.url, list(range(args.players))) as processes:
         await processes.ready()
         run.setup_seconds = time.perf_counter() - started
         await asyncio.sleep(1)
@@ -658,10 +654,7 @@ async def play_bare(args: argparse.Namespace, label: str, server: Server) -> Run
         shares = await processes.done()
         run.window = time.perf_counter() - window_start
         run.cpu_seconds = cpu_seconds(server.pid) - cpu_before
-    finally:
-        processes.stop()
-    for share in shares:
-        run.take(share)
+    run.take(shares)
     return run
 
 
@@ -760,9 +753,12 @@ class ClientProcesses:
     async def done(self) -> list[dict[str, Any]]:
         return await self._replies("done")
 
-    def stop(self) -> None:
+    def __enter__(self) -> ClientProcesses:
+        return self
+
+    def __exit__(self, kind: Any, *exc: Any) -> None:
         for process in self.processes:
-            process.join(timeout=30)
+            process.join(timeout=0 if kind else 30)  # after an error nobody will tell them to go
             if process.is_alive():
                 process.kill()
 
