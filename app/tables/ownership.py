@@ -94,16 +94,20 @@ class Ownership:
         """Refresh this node's heartbeat and load (its row is written again if it went missing). False if another
         process marked this incarnation stopped: its tables may be adopted elsewhere, and fencing stops its
         writes."""
-        async with self.runtime.transaction() as session:
+        async def beat(session: AsyncSession) -> bool | None:
             result = await session.execute(update(ClusterNode).where(ClusterNode.id == self.node_id,
                                                                       ClusterNode.stopped.is_(False))
                                            .values(heartbeat=db_now(session), tables=tables))
             if result.rowcount == 1:
                 return True
-            if await session.get(ClusterNode, self.node_id) is not None:
-                return False
-        await self.register()
-        return True
+            return False if await session.get(ClusterNode, self.node_id) is not None else None
+
+        # One trip on SQLite (Runtime.write): every move's append waits while a writer holds the turn.
+        beaten = await self.runtime.write(beat)
+        if beaten is None:
+            await self.register()
+            return True
+        return beaten
 
     async def stop(self) -> None:
         """A clean shutdown: this incarnation is gone, its tables (already released) are free for anyone."""
