@@ -56,7 +56,7 @@ class Runtime:
         the direct writer's thread, in one trip (SQLiteDirectWriter.orm_transaction: `work` may await nothing but
         its session), so it holds the write turn only for its own statements, not for a trip through the event
         loop per statement; elsewhere it is `transaction()`."""
-        if self.settings.is_sqlite and self.engine.url.database not in (None, "", ":memory:"):
+        if SQLiteDirectWriter.serves(self.engine):
             return await self.direct_writer().orm_transaction(work)
         async with self.transaction() as session:
             return await work(session)

@@ -286,14 +286,19 @@ class SQLiteDirectWriter:
         self._orm_engine: Engine | None = None
         self._sessions: sessionmaker[Session] | None = None
 
+    @staticmethod
+    def serves(engine: AsyncEngine) -> bool:
+        """Whether the engine is an SQLite file. Every connection to an in-memory database is a database of its
+        own, so this writer's own connection needs a file."""
+        database = engine.url.database or ""
+        return engine.dialect.name == "sqlite" and bool(database) and database != ":memory:"
+
     @classmethod
     def for_engine(cls, engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession],
                    busy_timeout_ms: int = 30_000) -> SQLiteDirectWriter:
-        database = engine.url.database or ""
-        if engine.dialect.name != "sqlite" or not database or database == ":memory:":
-            # Every connection to an in-memory database is a database of its own: the tables need a file.
+        if not cls.serves(engine):
             raise ValueError(f"the action log needs an SQLite file, not {engine.url.render_as_string()}")
-        return cls(database, busy_timeout_ms, sessionmaker.class_.writers)
+        return cls(engine.url.database or "", busy_timeout_ms, sessionmaker.class_.writers)
 
     async def transaction(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
         """Run `work(connection)` inside BEGIN IMMEDIATE ... COMMIT on the writer's thread, in this process's write

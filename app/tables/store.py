@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.core import strict_json
-from app.core.db import Result, SQLiteDirectWriter, SQLiteGroupCommits
+from app.core.db import SQLiteGroupCommits
 from app.games.registry import get_game
 from app.tables.models import GameRecord, GameRecordPlayer, LiveTable, TableAction, TableSeat
 from app.tables.rewards import Reward, RewardRules, Table, table_rewards
@@ -136,7 +136,7 @@ class TableStore:
         item = _Append(table.id, table.epoch, rows, entries[-1].version, done)
         if self.runtime.settings.is_sqlite:
             if self._sqlite_commits is None:
-                self._sqlite_commits = self._sqlite_writer().group_commits(
+                self._sqlite_commits = self.runtime.direct_writer().group_commits(
                     _append_sqlite, self._settle_appends, size=lambda item: len(item.rows), max_size=MAX_BATCH)
             self._sqlite_commits.add(item)
         else:
@@ -181,14 +181,6 @@ class TableStore:
                 _fail(item.done, Fenced(item.table_id, item.epoch))
             elif not item.done.done():
                 item.done.set_result(None)
-
-    def _sqlite_writer(self) -> SQLiteDirectWriter:
-        return self.runtime.direct_writer()
-
-    async def _write(self, work: Callable[[AsyncSession], Awaitable[Result]]) -> Result:
-        """A write transaction of this store: on SQLite run whole on the direct writer's thread (no trip through
-        the event loop per statement while it holds the write lock), elsewhere as any transaction."""
-        return await self.runtime.write(work)
 
     async def _append_postgres(self, batch: list[_Append]) -> dict[str, tuple[int, str]]:
         table_ids = sorted({item.table_id for item in batch})
@@ -235,7 +227,7 @@ class TableStore:
             session.add_all([TableSeat(table_id=table.id, user_id=seat.user_id, seat=index)
                              for index, seat in enumerate(table.seats) if seat.user_id is not None])
 
-        await self._write(insert)
+        await self.runtime.write(insert)
 
     async def snapshot(self, table: TableActor, snapshot: Snapshot) -> None:
         """Store a snapshot, unless a newer one is there; fenced, and never on a table that is no longer played."""
@@ -255,7 +247,7 @@ class TableStore:
                     self.fenced_writes += 1
                     raise Fenced(table.id, table.epoch)
 
-        await self._write(store)
+        await self.runtime.write(store)
 
     # ---------------------------------------------------------------------------------- the end of a table
 
@@ -320,7 +312,7 @@ class TableStore:
             record.rewards = {str(seat): reward.as_dict() for seat, reward in enumerate(rewards)}
             return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
 
-        rewards = await self._write(settle)
+        rewards = await self.runtime.write(settle)
         for listener in self.recorded_listeners:
             try:
                 listener(table)

@@ -178,6 +178,11 @@ _name_of = NAMES.__getitem__
 _kinds_hex = lru_cache(maxsize=4096)("{:x}".format)
 
 
+def _discard_cards(counts: list[int]) -> dict[str, int]:
+    """The discard pile by name, in card order: the view's "discard_cards", from the counts per card kind."""
+    return dict(zip(compress(NAMES, counts), filter(None, counts)))
+
+
 def _passed_notes(groups: list[list[int]]) -> list[dict[str, Any]]:
     """One seat's pass deductions as the view shows them."""
     if not groups:
@@ -786,8 +791,7 @@ class Pika(Game):
         }
 
     def _build_discard_cards(self) -> dict[str, int]:
-        counts = self.discard_counts
-        shown = self._discard_cards = dict(zip(compress(NAMES, counts), filter(None, counts)))
+        shown = self._discard_cards = _discard_cards(self.discard_counts)
         return shown
 
     def private_view(self, seat: int) -> View:
@@ -875,9 +879,8 @@ class Pika(Game):
             problems.append(f"the cards are not the deck's: wrong counts of {', '.join(wrong)}")
         if self.discard_counts != [self.discard.count(card) for card in range(KINDS)]:
             problems.append("the discard pile's counts per card are not its cards")
-        counts = self.discard_counts
         shown = self._discard_cards
-        if shown is not None and list(shown.items()) != list(zip(compress(NAMES, counts), filter(None, counts))):
+        if shown is not None and list(shown.items()) != list(_discard_cards(self.discard_counts).items()):
             problems.append("the view's discard cards are not the discard pile's counts")
         if not self.discard:
             problems.append("the discard pile is empty")
