@@ -9,8 +9,9 @@ the table was adopted by another node.
   group-committed: whatever arrives while one transaction commits goes into the next (design.md, "Tables survive
   crashes"): one fence check for the batch's tables and one insert, so on SQLite one write lock per batch instead
   of one per move. On SQLite the writer's thread commits the batches back to back in one write turn
-  (SQLiteGroupCommits), without a trip through the event loop between them. (`live_tables.version` and `log_seq`
-  are brought up to date by the snapshots only.)
+  (SQLiteGroupCommits), without a trip through the event loop between them, each batch one statement (the insert
+  joined with its tables' rows: the fence). (`live_tables.version` and `log_seq` are brought up to date by the
+  snapshots only.)
 - `snapshot`: the engine's state after `seq` entries; a shortcut for resuming, never the truth.
 - `finish`: the game record, the players' rows, prize coins (through the ledger, one idempotency key per player and
   table), pot shares and XP, in one transaction. A retry after a lost answer finds the record and pays nothing again.
@@ -23,6 +24,7 @@ prizes, finished tables add league points, cancelled staked tables refund their 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
@@ -416,22 +418,40 @@ class TableStore:
 
 
 def _append_sqlite(connection: sqlite3.Connection, batch: list[_Append]) -> dict[str, tuple[int, str]]:
-    """On SQLite, a group commit's statements, run inside BEGIN IMMEDIATE ... COMMIT on the log's own connection
-    (SQLiteDirectWriter's thread): no ORM and no trip per statement. The write lock is held from the BEGIN, so the
-    epochs read (the fence) stay true until the COMMIT. Reads the batch's rows and epochs, never its futures."""
+    """On SQLite, a group commit on the log's own connection (SQLiteDirectWriter's thread), no ORM: one INSERT of
+    the batch's rows joined with their tables' rows, which writes only the rows of the tables still ours and
+    playing. It is a transaction of its own that takes the write lock before it reads, so the fence and the rows
+    are one atomic step. Reads the batch's rows and epochs, never its futures. Returns each table's (epoch, status)
+    as the fence found it, as `_settle_appends` expects."""
+    rows = [value for item in batch for row in item.rows
+            for value in (row["table_id"], row["seq"], row["seat"], strict_json.dumps(row["action"]), row["source"],
+                          row["version"], item.epoch)]
+    count = len(rows) // _APPEND_COLUMNS
+    # A retry of an append whose commit did land (its answer was lost) writes nothing twice (ON CONFLICT).
+    inserted = connection.execute(_append_statement(count), rows).rowcount
+    if inserted == count:
+        return {item.table_id: (item.epoch, "playing") for item in batch}
+    # Some rows were not written: fenced, or already there. Epochs only grow and a table never plays again once it
+    # stopped, so a table found at our epoch and playing now was so at the insert: its rows are all in the log.
     table_ids = sorted({item.table_id for item in batch})
     found = connection.execute(
         f"SELECT id, owner_epoch, status FROM live_tables WHERE id IN ({','.join('?' * len(table_ids))})",
         table_ids).fetchall()
-    current = {table_id: (epoch, status) for table_id, epoch, status in found}
-    rows = [(row["table_id"], row["seq"], row["seat"], strict_json.dumps(row["action"]), row["source"],
-             row["version"])
-            for item in batch if current.get(item.table_id) == (item.epoch, "playing") for row in item.rows]
-    if rows:
-        # A retry of an append whose commit did land (its answer was lost) writes nothing twice.
-        connection.executemany("INSERT INTO table_actions (table_id, seq, seat, action, source, version) "
-                               "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", rows)
-    return current
+    return {table_id: (epoch, status) for table_id, epoch, status in found}
+
+
+_APPEND_COLUMNS = 7  # a row's values, then its table's epoch as the appending actor holds it
+
+
+@functools.lru_cache(maxsize=128)
+def _append_statement(rows: int) -> str:
+    values = ",".join(["(?,?,?,?,?,?,?)"] * rows)
+    # SQLite names a VALUES list's columns column1, column2, ...; "WHERE true" parses the upsert after a join.
+    return ("INSERT INTO table_actions (table_id, seq, seat, action, source, version) "
+            "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 "
+            f"FROM (VALUES {values}) AS v JOIN live_tables AS t "
+            "ON t.id = v.column1 AND t.owner_epoch = v.column7 AND t.status = 'playing' "
+            "WHERE true ON CONFLICT DO NOTHING")
 
 
 def record_seats(table: TableActor) -> list[dict[str, Any]]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import select, update
 
 from app.core.clock import ManualClock
 from app.games.rng import HashRandom
 from app.tables import actor as actor_module
 from app.tables.actor import FAILED_RETRY_SECONDS, RETRY_DELAYS, Seat, TableActor, TableError, TableTiming
-from app.tables.models import LiveTable
+from app.tables.models import LiveTable, TableAction
 from app.tables.store import Fenced, TableStore
 from tests.support.toy_game import Race
 from tests.support.waiting import run_timers_until
@@ -56,9 +57,9 @@ class FlakyHooks:
         return 0
 
 
-def race_table(hooks, *, target: int = 30, clock: ManualClock | None = None) -> TableActor:
+def race_table(hooks, *, target: int = 30, clock: ManualClock | None = None, table_id: str = "flaky") -> TableActor:
     options = {"target": target, "bell_seconds": 60.0}
-    return TableActor(table_id="flaky", game=Race.create(2, options, HashRandom(b"flaky")), mode="friends",
+    return TableActor(table_id=table_id, game=Race.create(2, options, HashRandom(b"flaky")), mode="friends",
                       seats=[Seat("human", f"p{s}", user_id=100 + s) for s in range(2)], timing=TIMING, hooks=hooks,
                       seed_hex=b"flaky".hex(), options=options, clock=clock or ManualClock())
 
@@ -144,4 +145,31 @@ async def test_a_late_snapshot_never_reopens_a_cancelled_table(harness):
         await store.append(table, [actor_module.LogEntry(0, {"type": "add", "amount": 1}, "player", 1)], 1)
     async with harness.runtime.reader() as session:
         assert (await session.get(LiveTable, table.id)).status == "cancelled"
+    await store.close()
+
+
+async def test_an_append_writes_only_the_rows_of_tables_still_ours_and_a_retried_one_writes_nothing_twice(harness):
+    store = TableStore(harness.runtime)
+    store.node_id = "node-a"
+    ours, adopted = race_table(None, table_id="ours"), race_table(None, table_id="adopted")
+    for table in (ours, adopted):
+        await store.insert(table, table.take_snapshot())
+
+    def entry(version: int) -> actor_module.LogEntry:
+        return actor_module.LogEntry(0, {"type": "add", "amount": 1}, "player", version)
+
+    await store.append(ours, [entry(1), entry(2)], 1)
+    await store.append(ours, [entry(1), entry(2)], 1)  # a retry after a lost answer: already in the log
+    # Another node adopts the second table; appends for both arrive together (one batch, or two).
+    async with harness.runtime.transaction() as session:
+        await session.execute(update(LiveTable).where(LiveTable.id == "adopted")
+                              .values(owner_epoch=LiveTable.owner_epoch + 1))
+    kept, refused = await asyncio.gather(store.append(ours, [entry(3)], 3), store.append(adopted, [entry(1)], 1),
+                                         return_exceptions=True)
+    assert kept is None and isinstance(refused, Fenced)
+    async with harness.runtime.reader() as session:
+        rows = (await session.execute(select(TableAction.table_id, TableAction.seq, TableAction.version)
+                                      .order_by(TableAction.table_id, TableAction.seq))).all()
+    assert [tuple(row) for row in rows] == [("ours", 1, 1), ("ours", 2, 2), ("ours", 3, 3)]
+    assert store.fenced_writes == 1
     await store.close()
