@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from math import floor
 from typing import Any
 
@@ -31,7 +32,15 @@ class Reward:
     rating: dict[str, Any] | None = None  # a rated game: the rating's change, or why it did not move (ratings/)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Not dataclasses.asdict, which copies every value recursively (a third of a settlement's Python): only
+        # `rating` holds a container.
+        shown = {name: getattr(self, name) for name in _REWARD_FIELDS}
+        if self.rating is not None:
+            shown["rating"] = copy.deepcopy(self.rating)
+        return shown
+
+
+_REWARD_FIELDS = tuple(field.name for field in fields(Reward))
 
 
 @dataclass(frozen=True)

@@ -282,6 +282,7 @@ class TableStore:
             )
             await self._pay(session, table, outcome.placings, rewards)
             title = get_game(table.game_name).title
+            recorded = [reward.as_dict() for reward in rewards]
             record = GameRecord(
                 id=table.id,
                 game=table.game_name,
@@ -292,7 +293,7 @@ class TableStore:
                 action_log=table.action_log,
                 placings=list(outcome.placings),
                 scores=outcome.scores,
-                rewards={str(seat): reward.as_dict() for seat, reward in enumerate(rewards)},
+                rewards={str(seat): shown for seat, shown in enumerate(recorded)},
                 started_at=datetime.fromisoformat(table.meta["started_at"]) if "started_at" in table.meta else now,
                 finished_at=now,
             )
@@ -310,9 +311,11 @@ class TableStore:
                 )
             for listener in self.settlement.settled_listeners:
                 await listener(session, table, rewards, title)
-            # What the listeners added to the rewards (a rating's change) is kept with the record too.
-            record.rewards = {str(seat): reward.as_dict() for seat, reward in enumerate(rewards)}
-            return {seat: reward.as_dict() for seat, reward in enumerate(rewards)}
+            shown = [reward.as_dict() for reward in rewards]
+            if shown != recorded:
+                # What the listeners added to the rewards (a rating's change) is kept with the record too.
+                record.rewards = {str(seat): reward for seat, reward in enumerate(shown)}
+            return dict(enumerate(shown))
 
         rewards = await self.runtime.write(settle)
         for listener in self.recorded_listeners:
