@@ -56,12 +56,6 @@ class OnlinePlay:
         self._loop: asyncio.Task | None = None
         self._stopping = asyncio.Event()
 
-        self.shop = shop
-        self.league = league
-        self.stakes = stakes
-        self.ratings = ratings
-        self.matchmaking = MatchmakingService(runtime, tables, hub, self.stakes, create_table=create_table,
-                                              ratings=self.ratings)
     async def start(self, *, background: bool = True) -> None:
         """After this node adopted its tables: refund pots whose table never started, start the loop."""
         try:
