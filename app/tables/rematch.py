@@ -51,39 +51,44 @@ FINISHED_KEPT = 512  # finished tables whose rematch copy stays in memory (every
 
 # KEYS: state hash, agreed set, declined set, due zset.
 # ARGV: old table, user, agree (1/0), humans (count), deadline ms, new table id, ttl seconds.
+# Returns outcome, status, decided (1/0), and the rematch as it is now: the state hash (flat), the agreed and the
+# declined user ids, so that telling everyone needs no second read. A key's time to live is set when it is written.
 ANSWER = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then
   redis.call('HSET', KEYS[1], 'status', 'pending', 'deadline', ARGV[5], 'humans', ARGV[4])
   redis.call('HSETNX', KEYS[1], 'new_table', ARGV[6])
+  redis.call('EXPIRE', KEYS[1], ARGV[7])
   redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
   status = 'pending'
 end
 local outcome = 'closed'
-local decided = 0
 if status == 'pending' then
   if ARGV[3] == '1' then
     if redis.call('SISMEMBER', KEYS[3], ARGV[2]) == 1 then
       outcome = 'declined_before'
     else
       redis.call('SADD', KEYS[2], ARGV[2])
+      redis.call('EXPIRE', KEYS[2], ARGV[7])
       outcome = 'agreed'
     end
   else
     local was = redis.call('SREM', KEYS[2], ARGV[2])
     redis.call('SADD', KEYS[3], ARGV[2])
+    redis.call('EXPIRE', KEYS[3], ARGV[7])
     if was == 1 then outcome = 'withdrew' else outcome = 'declined' end
   end
-  local agreed = redis.call('SCARD', KEYS[2])
-  if agreed + redis.call('SCARD', KEYS[3]) >= tonumber(redis.call('HGET', KEYS[1], 'humans')) then
-    if agreed > 0 then status = 'starting' else status = 'cancelled' end
-    redis.call('HSET', KEYS[1], 'status', status)
-    redis.call('ZREM', KEYS[4], ARGV[1])
-    decided = 1
-  end
 end
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
-return {outcome, status, decided}
+local agreed = redis.call('SMEMBERS', KEYS[2])
+local declined = redis.call('SMEMBERS', KEYS[3])
+local decided = 0
+if status == 'pending' and #agreed + #declined >= tonumber(redis.call('HGET', KEYS[1], 'humans')) then
+  if #agreed > 0 then status = 'starting' else status = 'cancelled' end
+  redis.call('HSET', KEYS[1], 'status', status)
+  redis.call('ZREM', KEYS[4], ARGV[1])
+  decided = 1
+end
+return {outcome, status, decided, redis.call('HGETALL', KEYS[1]), agreed, declined}
 """
 
 # KEYS: due zset. ARGV: now ms, key prefix. Closes every pending rematch past its deadline; returns their old ids.
@@ -177,12 +182,13 @@ class RematchService:
                 # The stake is taken before the agreement counts, so a table never starts on a missing stake; it
                 # goes back below if the agreement came too late.
                 await self._stake(finished, new_table, user_id)
-        outcome, status, decided = await self._answer(
+        outcome, status, decided, fields, agreed, declined = await self._answer(
             keys=self._keys(table_id),
             args=[table_id, user_id, 1 if agree else 0, len(set(finished.humans)),
                   self._now_ms() + int(self.settings.rematch_wait_seconds * 1000), new_table,
                   int(self.settings.rematch_wait_seconds) + 3600])
         outcome, status = _text(outcome), _text(status)
+        state = _state(dict(zip(fields[::2], fields[1::2])), agreed, declined)
         if staked and outcome in ("closed", "declined_before", "withdrew"):
             await self._refund(finished, new_table, user_id)
         if outcome == "declined_before":
@@ -190,8 +196,8 @@ class RematchService:
         if outcome == "closed" and agree and status != "started":
             raise RematchRefused("rematch_closed", "This rematch is over.")
         if int(decided):
-            return await self._close(finished, status)
-        return await self._tell(finished)  # what everyone was told is the answer too
+            return await self._close(finished, status, state)
+        return self._tell(finished, state)  # what everyone was told is the answer too
 
     async def tick(self) -> int:
         """Close the rematches whose wait ran out (on any node: the script hands each to one caller)."""
@@ -203,16 +209,16 @@ class RematchService:
             try:
                 finished = await self._finished(old)
                 state = await self._state(old)
-                await self._close(finished, state.get("status", "cancelled"))
+                await self._close(finished, state.get("status", "cancelled"), state)
             except Exception:
                 log.exception("could not close the rematch of table %s", old)
         return len(closed)
 
     # --- closing ---------------------------------------------------------------------------------------
 
-    async def _close(self, finished: Finished, status: str) -> dict[str, Any]:
-        """Start the new table (or cancel the rematch) and tell everyone; returns the rematch as told."""
-        state = await self._state(finished.id)
+    async def _close(self, finished: Finished, status: str, state: dict[str, Any]) -> dict[str, Any]:
+        """Start the new table (or cancel the rematch) and tell everyone; returns the rematch as told. `state` is
+        the rematch as the call that closed it read it: closed, nothing changes it but this."""
         new_table = state["new_table"]
         agreed = [user for user in finished.humans if str(user) in state["agreed"]]
         reason = None
@@ -233,9 +239,9 @@ class RematchService:
             async with self.runtime.transaction() as session:
                 await self.realtime.online.stakes.refund_table(session, new_table, get_game(finished.game).title)
                 await self.realtime.online.stakes.mark_cancelled(session, new_table, self.runtime.clock.now())
-        await self.runtime.redis.hset(KEY + finished.id, mapping={
-            "status": "started" if made else "cancelled", "new_table": made or new_table, "reason": reason or ""})
-        return await self._tell(finished)
+        ended = {"status": "started" if made else "cancelled", "new_table": made or new_table, "reason": reason or ""}
+        await self.runtime.redis.hset(KEY + finished.id, mapping=ended)
+        return self._tell(finished, {**state, **ended})
 
     async def _start(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
         """Make the new table the way its mode makes tables. Returns its id."""
@@ -358,13 +364,10 @@ class RematchService:
             pipe.smembers(KEY + table_id + ":agreed")
             pipe.smembers(KEY + table_id + ":declined")
             raw, agreed, declined = await pipe.execute()
-        state = {_text(k): _text(v) for k, v in raw.items()}
-        state["agreed"] = {_text(m) for m in agreed}
-        state["declined"] = {_text(m) for m in declined}
-        return state
+        return _state(raw, agreed, declined)
 
-    async def view(self, finished: Finished) -> dict[str, Any]:
-        state = await self._state(finished.id)
+    def view(self, finished: Finished, state: dict[str, Any]) -> dict[str, Any]:
+        """The rematch as its players see it, from its state (`_state`)."""
         status = state.get("status") or "none"
         humans = list(dict.fromkeys(finished.humans))
         deadline = int(state["deadline"]) if state.get("deadline") else None
@@ -385,11 +388,11 @@ class RematchService:
         finished = await self._finished(table_id)
         if user_id not in finished.humans:
             raise RematchRefused("not_seated", "You had no seat at that table.")
-        return await self.view(finished)
+        return self.view(finished, await self._state(finished.id))
 
-    async def _tell(self, finished: Finished) -> dict[str, Any]:
-        """Everyone who sat at the table hears the rematch as it is now; returns it."""
-        view = await self.view(finished)
+    def _tell(self, finished: Finished, state: dict[str, Any]) -> dict[str, Any]:
+        """Everyone who sat at the table hears the rematch as it is now (`state`); returns it."""
+        view = self.view(finished, state)
         message = {"type": "rematch", "data": view}
         for user_id in dict.fromkeys(finished.humans):
             self.realtime.hub.send_to_user(user_id, message)
@@ -400,6 +403,14 @@ def _seat(seat: dict[str, Any]) -> Seat:
     if seat.get("user_id") is not None:
         return Seat("human", seat["name"], user_id=seat["user_id"], bot_level="medium")
     return Seat("bot", seat["name"], bot_level=seat.get("bot_level") or "medium")
+
+
+def _state(fields: dict[Any, Any], agreed: Any, declined: Any) -> dict[str, Any]:
+    """A rematch's state from its three keys: the hash's fields, and the agreed and declined user ids as text."""
+    state = {_text(k): _text(v) for k, v in fields.items()}
+    state["agreed"] = {_text(m) for m in agreed}
+    state["declined"] = {_text(m) for m in declined}
+    return state
 
 
 def _text(value: Any) -> Any:
