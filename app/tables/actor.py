@@ -575,6 +575,10 @@ class TableActor:
         if seat is None and self.max_spectators is not None and self.spectators >= self.max_spectators:
             raise TableError("too_many_spectators", f"This table has {self.spectators} spectators already, the "
                                                     "most it takes; try again later.")
+        # Moves earlier in this batch are not saved yet: nobody may see them (in the full state either) until they
+        # are, so they are saved first.
+        if self._durable < len(self.entries) and not await self._persist():
+            raise self._closed_error()
         joining = _Connection(listener, seat)
         self._connections.append(joining)
         # The others are sent everything up to now (this connection counted as connected), so every baseline is

@@ -110,6 +110,47 @@ async def test_each_seat_gets_its_own_view_and_versions_grow_by_one_per_event():
     await table.stop()
 
 
+class GatedHooks(Hooks):
+    """Storage whose appends wait until the test opens the gate (a slow disk)."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.waiting = 0
+
+    async def append(self, table, entries, first_seq):
+        self.waiting += 1
+        await self.gate.wait()
+        await super().append(table, entries, first_seq)
+
+
+async def test_a_socket_joining_in_the_same_batch_as_a_move_sees_the_move_only_once_it_is_saved():
+    hooks = GatedHooks()
+    table = make_table(humans(2), hooks=hooks)
+    table.start()
+    playing, joining = Inbox(), Inbox()
+    await table.connect(playing, 100, None)
+    hooks.gate.clear()
+    waited = hooks.waiting
+    # Posted together: the actor takes the move and the join in one batch.
+    acting = asyncio.create_task(table.act(100, {"type": "add", "amount": 2}))
+    connecting = asyncio.create_task(table.connect(joining, 101, None))
+    while hooks.waiting == waited:
+        await asyncio.sleep(0)
+    for _ in range(20):
+        await asyncio.sleep(0)  # everything the actor would do before the append completes
+    assert "added" not in [e["type"] for e in playing.events()]
+    assert joining.messages == []  # not even the state after the move
+    hooks.gate.set()
+    version = await acting
+    await connecting
+    assert [e["type"] for e in playing.events()].count("added") == 1
+    assert joining.state.version >= version and joining.state.view == table.game.view(1)
+    assert [e.action for e in hooks.logged if e.source == "player"] == [{"type": "add", "amount": 2}]
+    await table.stop()
+
+
 async def test_refusals_are_specific_and_change_nothing():
     table = make_table(humans(2))
     table.start()
