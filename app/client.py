@@ -263,17 +263,17 @@ class TablestakesClient:
             self._hello.set()
         elif kind in ("update", "catch_up", "sync"):
             state = self.tables.get(message["table"])
-            if state is None:
-                if kind == "update":
-                    return  # patches for a table this client has no state of (it joins, and gets it in full)
+            if state is None and kind != "update":
                 state = self.tables[message["table"]] = TableState(message["table"])
-            state.apply(message)
+            if state is not None:  # an update's patches need the state first (the join brings it in full)
+                state.apply(message)
         elif kind in ("invitation", "room", "friend", "matchmaking", "rematch"):
             self.notices.append(message)
         elif kind == "error" and message.get("id") is None:
             self.errors.append(message)
         request_id = message.get("id")
-        if kind in ("ack", "error", "pong") and request_id in self._pending:
+        # An accepted move is answered by its own update, which carries the act's id (docs/protocol.md).
+        if kind in ("ack", "error", "pong", "update") and request_id in self._pending:
             self._pending.pop(request_id).set_result(message)
         for listener in self._listeners:
             listener(message)

@@ -1,7 +1,7 @@
 """The WebSocket protocol: every message either way, as pydantic models (docs/protocol.md is generated from them).
 
 One socket per player carries every table they sit at. A request may carry an `id`; its reply (`ack` or `error`)
-echoes it. Table traffic arrives as `sync` (the whole state, on join), `catch_up` (on join: what a reconnecting
+echoes it, except that an accepted `act` is usually answered by the `update` of the move itself, carrying the `id`. Table traffic arrives as `sync` (the whole state, on join), `catch_up` (on join: what a reconnecting
 client missed since the version it named, then the whole state) and `update` (new events and patches of what
 changed).
 """
@@ -237,6 +237,9 @@ class TableMessage(_Message):
     is `public` with `private` on top (expanded from the game's wire form, app/games/wire.py)."""
 
     type: Literal["update", "catch_up", "sync"]
+    id: RequestId = Field(default=None, description="update only: the `id` of your `act` this update answers; it "
+                                                    "stands for that request's `ack` (the move was accepted, and "
+                                                    "`version` is the table's version after it)")
     table: str
     version: int = Field(description="the table's version after these events; one per event, so the events are "
                                      "versions version-len(events)+1 .. version")

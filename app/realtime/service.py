@@ -21,7 +21,7 @@ from app.realtime import protocol
 from app.realtime.cluster import Cluster, ClusterError, RemoteListener
 from app.realtime.hub import Hub
 from app.tables import tokens
-from app.tables.actor import Seat, TableError
+from app.tables.actor import Answer, Seat, TableError
 from app.tables.manager import TableManager
 from app.tables.spectators import check_watcher
 
@@ -110,9 +110,13 @@ class Realtime:
                 return {"type": "ack", "table": message.table, "version": done["version"]}
             table = self._seated_local(message.table, connection.user_id)
             started = time.perf_counter()
-            version = await table.act(connection.user_id, message.action, message.seat)
+            # A request with an id is answered inside this socket's update of the move when it can (Answer).
+            answer = Answer(connection, message.id) if message.id is not None else None
+            version = await table.act(connection.user_id, message.action, message.seat, answer=answer)
             # The move is answered after it was logged and every seat was sent the change (actor._commit).
             metrics.BROADCAST[table.game_name].observe(time.perf_counter() - started)
+            if answer is not None and answer.carried:
+                return None
             return {"type": "ack", "table": table.id, "version": version}
         if isinstance(message, protocol.Resign):
             if message.table not in connection.tables:

@@ -123,6 +123,19 @@ class LogEntry:
         return f"LogEntry({self.seat!r}, {self.action!r}, {self.source!r}, {self.version})"
 
 
+class Answer:
+    """A socket's `act` request, answered inside the update its own move sends that socket: the update carries the
+    request's `id` and stands for its `ack` (docs/protocol.md), one frame fewer per move. `carried` says whether it
+    did; if not (the socket follows no seat here, or the move sent it nothing), the caller sends the ack."""
+
+    __slots__ = ("listener", "request_id", "carried")
+
+    def __init__(self, listener: Listener, request_id: Any):
+        self.listener = listener
+        self.request_id = request_id
+        self.carried = False
+
+
 class TableHooks(Protocol):
     async def append(self, table: TableActor, entries: list[LogEntry], first_seq: int) -> None: ...
 
@@ -214,6 +227,7 @@ class TableActor:
         self._history: deque[Event] = deque(maxlen=HISTORY_EVENTS)
         self._history_version = 0
         self._unsent: list[Event] = []  # numbered events not yet sent (their versions end at self.version)
+        self._answers: dict[int, Answer] = {}  # id(listener) -> the move of this batch its next update answers
         self._info_changed = False
         # Only a turn timer started or stopped (most moves): the update sends `turns`, without rebuilding the info.
         self._turns_changed = False
@@ -278,9 +292,11 @@ class TableActor:
 
     # ------------------------------------------------------------------------------------------- public inputs
 
-    async def act(self, user_id: int, action: Action, seat: int | None = None) -> int:
-        """A person's move. Returns the table version after it; raises TableError or IllegalAction."""
-        return await self._ask("act", user_id=user_id, action=action, seat=seat)
+    async def act(self, user_id: int, action: Action, seat: int | None = None, *, answer: Answer | None = None
+                  ) -> int:
+        """A person's move. Returns the table version after it; raises TableError or IllegalAction. With `answer`,
+        the socket that asked gets the answer inside its update when it can (Answer.carried)."""
+        return await self._ask("act", user_id=user_id, action=action, seat=seat, answer=answer)
 
     async def resign(self, user_id: int) -> int:
         """A person leaves the game for good (platform.md, leaving): a practice table ends at once; elsewhere a bot
@@ -424,6 +440,7 @@ class TableActor:
                         answers.append((request, None, error))
                     stopping = stopping or request.kind == "stop"
                 committed = await self._commit()
+                self._answers.clear()  # those not carried (nothing was sent to their socket) get an ack of their own
                 for request, result, error in answers:
                     if not committed and error is None and request.kind in ("act", "connect", "history"):
                         error = self._closed_error()
@@ -531,7 +548,7 @@ class TableActor:
         if self.status == "failed":
             await self._cancel("it could not be saved")
 
-    async def _on_act(self, user_id: int, action: Action, seat: int | None) -> int:
+    async def _on_act(self, user_id: int, action: Action, seat: int | None, answer: Answer | None = None) -> int:
         own_seat = self.seat_of(user_id)
         if own_seat is None:
             raise TableError("not_seated", "you have no seat at this table")
@@ -547,6 +564,8 @@ class TableActor:
         # The shape first (the engine checks it again in apply): unknown fields or types never reach the log.
         type(self.game).check_action(action)
         self._apply(own_seat, action, "player")
+        if answer is not None:
+            self._answers.setdefault(id(answer.listener), answer)  # a second move of the socket gets its own ack
         # A person acting is present: their seat is no longer covered by a bot.
         if self.seats[own_seat].away:
             self._notice("seat_back", own_seat)
@@ -1042,6 +1061,7 @@ class TableActor:
                   + ("" if not info_patch else f',"info":{strict_json.dumps(info_patch)}') + turns_part)
         shared_text = f"{head}{shared_events}{shared}}}" if (events or shared) else None
         texts: dict[int | None, str | None] = {None: shared_text}
+        answered: list[tuple[Listener, str]] = []
         for connection in self._connections:
             if connection is skip:
                 continue
@@ -1050,8 +1070,17 @@ class TableActor:
                 texts[seat] = self._seat_text(seat, events, public_events, head, shared_events, shared, shared_text,
                                               playing)
             text = texts[seat]
-            if text is not None:
+            if text is None:
+                continue
+            answer = self._answers.pop(id(connection.listener), None) if self._answers else None
+            if answer is not None:
+                # Sent last: the answer still comes after every other seat was sent the move.
+                answered.append((connection.listener, f'{text[:-1]},"id":{strict_json.dumps(answer.request_id)}}}'))
+                answer.carried = True
+            else:
                 connection.listener.send_text(text)
+        for listener, text in answered:
+            listener.send_text(text)
 
     def _wire_info(self) -> dict[str, Any]:
         """`describe()` as sent: the clock without the turn timers (an update's `turns` brings them, counted from

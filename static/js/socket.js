@@ -138,6 +138,8 @@ class Connection {
       case 'catch_up':
       case 'sync':
         this.receiveTable(message);
+        // An accepted move is answered by its own update, which carries the act's id (docs/protocol.md).
+        if (message.type === 'update' && message.id != null) this.settle(message, null);
         return;
       default:
         for (const handler of [...this.noticeHandlers]) handler(message);

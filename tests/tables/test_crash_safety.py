@@ -142,6 +142,8 @@ async def play_moves(clients: list[TablestakesClient], table_id: str, moves: int
                     break
         else:
             await clients[0].wait_for(lambda: any(c.tables[table_id].legal for c in clients), timeout=10)
+    # A move is answered on its own socket; the other players' sockets get it at the same time, but read it apart.
+    await clients[0].wait_for(lambda: len({c.tables[table_id].version for c in clients}) == 1, timeout=10)
 
 
 async def follow(url: str, old: TablestakesClient, table_id: str) -> TablestakesClient:

@@ -278,6 +278,41 @@ async def two_player_room(server, a: TablestakesClient, b: TablestakesClient, ga
     return table_id
 
 
+async def test_a_move_is_answered_by_its_own_update_on_the_socket_that_asked_and_no_ack_follows(fast_settings):
+    async with live_server(fast_settings) as server:
+        erin = await player(server, "erin")
+        frank = await player(server, "frank")
+        table_id = await two_player_room(server, erin, frank)
+        phone = TablestakesClient(server.url)  # erin's second device, following the same seat
+        phone.http.cookies.set("ts_session", erin.session_cookie)
+        await phone.connect()
+        await phone.join(table_id)
+        mover = erin if erin.tables[table_id].legal else frank
+        for client in (erin, frank, phone):
+            client.received.clear()
+        reply = await mover.act(table_id, mover.tables[table_id].legal[0])
+        assert reply["type"] == "update" and reply["table"] == table_id and reply["events"]
+        assert reply["version"] == server.realtime.tables.get(table_id).version
+        # Replies on a socket come in order: once a later ping is answered, an ack of the move would have come.
+        for client in (erin, frank, phone):
+            await client.request({"type": "ping"})
+        assert [m for m in mover.received if m.get("id") == reply["id"]] == [reply]
+        assert not any(m["type"] == "ack" for m in mover.received)
+        # The others got the same move without the id (it answers nobody else's request).
+        for client in (erin, frank, phone):
+            if client is not mover:
+                update = next(m for m in client.received if m["type"] == "update" and m["version"] == reply["version"])
+                assert "id" not in update
+        # A move sent without an id is still accepted, and its update carries none.
+        before = server.realtime.tables.get(table_id).version
+        mover = erin if erin.tables[table_id].legal else frank
+        await mover.send_raw(json.dumps({"type": "act", "table": table_id, "action": mover.tables[table_id].legal[0]}))
+        await mover.wait_for(lambda: mover.tables[table_id].version > before)
+        assert all("id" not in m for m in mover.received if m["type"] == "update" and m["version"] > before)
+        for client in (erin, frank, phone):
+            await client.close()
+
+
 async def test_bad_input_gets_a_specific_error_and_the_table_goes_on(fast_settings):
     async with live_server(fast_settings) as server:
         carol = await player(server, "carol")

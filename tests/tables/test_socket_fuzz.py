@@ -135,7 +135,9 @@ class Seat:
         self.ids += 1
         request_id = f"r{self.ids}"
         self.socket.send(json.dumps({**message, "id": request_id}))
-        reply = self.receive_until(lambda m: m.get("id") == request_id and m["type"] in ("ack", "error", "pong"))
+        # An accepted move's reply is its own update (docs/protocol.md).
+        reply = self.receive_until(lambda m: m.get("id") == request_id
+                                   and m["type"] in ("ack", "error", "pong", "update"))
         assert reply is not None, message
         return reply
 
