@@ -29,6 +29,9 @@ _SHUFFLE_RANGES = [tuple(range(size, 1, -1)) for size in range(257)]
 _SHUFFLE_LIMITS = [tuple(_SMALL_LIMITS[n] for n in ranges) for ranges in _SHUFFLE_RANGES]
 # Block numbers as the 8 bytes hashed for them, for the first blocks (a game's shuffles use the first few dozen).
 _COUNTERS = tuple(index.to_bytes(8, "little") for index in range(1024))
+# The bytes of a 64-bit word that a shuffle's rejection sampling might reject (see `shuffle`), little-endian: its
+# seven high bytes.
+_REJECTABLE = b"\xff" * 7
 # Several digests at once as 64-bit words: a 256-card shuffle needs at most 33 blocks.
 _UNPACK_BLOCKS = [struct.Struct(f"<{_WORDS_PER_BLOCK * count}Q").unpack for count in range(34)]
 
@@ -81,17 +84,15 @@ class HashRandom:
         hasher.update(_COUNTERS[index] if index < 1024 else index.to_bytes(8, "little"))
         return list(_unpack_block(hasher.digest()))
 
-    def _blocks_words(self, first: int, count: int) -> tuple[int, ...]:
-        """The words of `count` blocks from block `first` on, as `_block_words` gives them one block at a time."""
-        if first + count > 1024:
-            return tuple(word for index in range(first, first + count) for word in self._block_words(index))
+    def _blocks_bytes(self, first: int, count: int) -> bytes:
+        """The digests of `count` blocks from block `first` on, one after the other."""
         copy = self._keyed.copy
         digests = []
-        for counter in _COUNTERS[first : first + count]:
+        for index in range(first, first + count):
             hasher = copy()
-            hasher.update(counter)
+            hasher.update(_COUNTERS[index] if index < 1024 else index.to_bytes(8, "little"))
             digests.append(hasher.digest())
-        return _UNPACK_BLOCKS[count](b"".join(digests))
+        return b"".join(digests)
 
     def _word(self) -> int:
         if self._next >= _WORDS_PER_BLOCK:
@@ -125,15 +126,21 @@ class HashRandom:
         size = len(items)
         if 1 < size <= 256:
             need = size - 1
+            limits = _SHUFFLE_LIMITS[size]
             taken = self._words[self._next :]
+            accepted = all(map(lt, taken, limits))  # the words left in the block in use
             block = self._block
             if len(taken) < need:
                 count = -(-(need - len(taken)) // _WORDS_PER_BLOCK)  # blocks still needed, rounded up
-                taken += self._blocks_words(block, count)
+                digests = self._blocks_bytes(block, count)
+                taken += _UNPACK_BLOCKS[count](digests)
                 block += count
-            words = taken[:need]
-            if all(map(lt, words, _SHUFFLE_LIMITS[size])):
-                for i, j in zip(range(need, 0, -1), map(mod, words, _SHUFFLE_RANGES[size])):
+                # Every limit of a range up to 256 is at least 2**64 - 255, so only a word whose seven high bytes
+                # are all 0xff may be rejected: one search of the digests rules that out for all their words.
+                if _REJECTABLE in digests:
+                    accepted = all(map(lt, taken, limits))
+            if accepted:
+                for i, j in zip(range(need, 0, -1), map(mod, taken, _SHUFFLE_RANGES[size])):
                     items[i], items[j] = items[j], items[i]
                 if block == self._block:  # within the block in use
                     self._next += need
