@@ -47,7 +47,6 @@ The draw pile is kept with its next card at the end of the list (`pop()`); `to_s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -170,27 +169,27 @@ KEEP = _Listed(KEEP_MOVE, {"type": "keep"})
 TAKE_STACK = _Listed(TAKE_STACK_MOVE, {"type": "take_stack"})
 CALL = _Listed(CALL_MOVE, {"type": "pika"})
 _copy = dict.copy  # a plain dict with the template's very keys and values
-_name_of = NAMES.__getitem__
 
 
-# A kinds mask in hexadecimal, as the view sends it. Memoised: formatting costs more than building the note, and a
-# game's masks are few (the playable kinds of each discard state, and their unions).
-_kinds_hex = lru_cache(maxsize=4096)("{:x}".format)
+# Kinds masks in hexadecimal, as the view sends them, memoised: formatting costs more than building the note, and a
+# game's masks are few (the playable kinds of each discard state, and their unions). A plain dict, emptied when it
+# grows large: its lookup costs a third of an lru_cache call.
+_KINDS_HEX: dict[int, str] = {}
+
+
+def _kinds_hex(kinds: int) -> str:
+    shown = _KINDS_HEX.get(kinds)
+    if shown is None:
+        if len(_KINDS_HEX) >= 4096:
+            _KINDS_HEX.clear()
+        shown = _KINDS_HEX[kinds] = f"{kinds:x}"
+    return shown
 
 
 def _discard_cards(counts: list[int]) -> dict[str, int]:
     """The discard pile by name, in card order: the view's "discard_cards", from the counts per card kind."""
     return dict(zip(compress(NAMES, counts), filter(None, counts)))
 
-
-def _passed_notes(groups: list[list[int]]) -> list[dict[str, Any]]:
-    """One seat's pass deductions as the view shows them."""
-    if not groups:
-        return []
-    if len(groups) == 1:
-        cards, kinds = groups[0]
-        return [{"cards": cards, "kinds": _kinds_hex(kinds)}]
-    return [{"cards": cards, "kinds": _kinds_hex(kinds)} for cards, kinds in groups]
 
 END_WENT_OUT = "went_out"  # a player played their last card
 END_STACK_TAKEN = "stack_taken"  # a stack was taken while someone held no cards
@@ -760,6 +759,15 @@ class Pika(Game):
                 "may_chain": describe_chain(top, colour),
                 "chain_cards": list(CHAIN_NAMES_ON_WILD_FOUR[colour] if top == WILD_FOUR else CHAIN_NAMES_ON_DRAW_TWO),
             }
+        # Per seat: at least `cards` of its cards were held when it last drew or took a stack instead of playing
+        # one of `kinds` (public: deduced from what everyone saw; a player may pass holding one). Plain loops: for
+        # a few short lists they cost less than map() or comprehensions (CPython 3.11).
+        passed = []
+        for groups in self.passed:
+            notes = []
+            for cards, kinds in groups:
+                notes.append({"cards": cards, "kinds": _KINDS_HEX.get(kinds) or _kinds_hex(kinds)})
+            passed.append(notes)
         shown_discard = self._discard_cards
         called = self.called
         return {
@@ -769,7 +777,7 @@ class Pika(Game):
             "to_act": [] if self.over else [self.turn],
             "turn": None if self.over else self.turn,
             "direction": "clockwise" if self.direction == 1 else "counterclockwise",
-            "hand_counts": list(map(len, self.hands)),
+            "hand_counts": [len(hand) for hand in self.hands],
             "discard_top": NAMES[top],
             "colour": COLOURS[colour],
             "stack": stack,
@@ -782,9 +790,7 @@ class Pika(Game):
             "alert_seconds": self.alert_seconds,
             "called_pika": list(compress(range(self.seat_count), called)) if True in called else [],
             "idle_turns": self.idle_turns,
-            # Per seat: at least `cards` of its cards were held when it last drew or took a stack instead of
-            # playing one of `kinds` (public: deduced from what everyone saw; a player may pass holding one).
-            "passed": list(map(_passed_notes, self.passed)),
+            "passed": passed,
             "over": self.over,
             "end": self.end_reason,
             "placings": list(self._outcome.placings) if self._outcome else None,
@@ -805,7 +811,7 @@ class Pika(Game):
         view["seat"] = seat
         if seat in self.alerts:
             view["alerts"] = [{"seat": alerted, "may_call": alerted == seat} for alerted in self.alerts]
-        view["hand"] = list(map(_name_of, self.hands[seat]))
+        view["hand"] = [NAMES[card] for card in self.hands[seat]]
         view["drawn_card"] = NAMES[self.drawn] if self.drawn >= 0 and seat == self.turn else None
 
     # ------------------------------------------------------------------ serialisation
