@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 _WORDS_PER_BLOCK = 8  # a 64-byte BLAKE2b digest gives eight 64-bit words
 _WORD_BITS = 64
+_WORD_RANGE = 1 << _WORD_BITS
 _unpack_block = struct.Struct("<8Q").unpack  # a digest as eight little-endian 64-bit words
 # Rejection-sampling limits for small ranges, precomputed: shuffles of up to a 256-card deck ask for them in a loop.
 _SMALL_LIMITS = [0] + [(1 << _WORD_BITS) - ((1 << _WORD_BITS) % n) for n in range(1, 257)]
@@ -94,25 +95,23 @@ class HashRandom:
             digests.append(hasher.digest())
         return b"".join(digests)
 
-    def _word(self) -> int:
-        if self._next >= _WORDS_PER_BLOCK:
-            self._words = self._block_words(self._block)
-            self._block += 1
-            self._next = 0
-        word = self._words[self._next]
-        self._next += 1
-        return word
-
     def randbelow(self, n: int) -> int:
-        if not 0 < n <= 1 << _WORD_BITS:
+        if not 0 < n <= _WORD_RANGE:
             # Past 2**64 one word cannot cover the range (and the rejection limit would be 0).
             raise ValueError(f"randbelow needs 0 < n <= 2**64, not {n}")
         if n == 1:
             return 0
         # Rejection sampling keeps every value equally likely.
-        limit = _SMALL_LIMITS[n] if n <= 256 else (1 << _WORD_BITS) - ((1 << _WORD_BITS) % n)
+        limit = _SMALL_LIMITS[n] if n <= 256 else _WORD_RANGE - (_WORD_RANGE % n)
         while True:
-            word = self._word()
+            # The next word of the stream, inline (dice games draw one per die).
+            next_word = self._next
+            if next_word >= _WORDS_PER_BLOCK:
+                self._words = self._block_words(self._block)
+                self._block += 1
+                next_word = 0
+            word = self._words[next_word]
+            self._next = next_word + 1
             if word < limit:
                 return word % n
 

@@ -166,7 +166,8 @@ class Kapern(Game):
     def _free_dice(self) -> tuple[int, ...]:
         """Dice that may be rolled: not a skull, not on Treasure Island."""
         t = self.turn
-        return tuple(i for i, face in enumerate(t["dice"]) if face != SKULL and not t["on_chest"][i])
+        on_chest = t["on_chest"]
+        return tuple([i for i, face in enumerate(t["dice"]) if face != SKULL and not on_chest[i]])  # no generator
 
     def _guardian_ready(self) -> bool:
         t = self.turn
@@ -200,7 +201,8 @@ class Kapern(Game):
         actions: list[Action] = []
         if not t["rescue"]:
             smallest = self._fewest_to_reroll()
-            actions = [{"type": "roll", "dice": list(combo)} for combo in _subsets(free, smallest)]
+            # [*combo]: a fresh list per action without a call to list() (up to 247 of them per listing)
+            actions = [{"type": "roll", "dice": [*combo]} for combo in _subsets(free, smallest)]
         if self._guardian_ready():
             for skull in self._skull_dice():
                 for combo in _subsets(free, 0):
