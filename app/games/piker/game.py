@@ -403,12 +403,13 @@ class Piker(Game):
     def victory_points_on_table(self, seat: int) -> int:
         """piker.md step 6: secured and unsecured investment cards together, plus Dividends."""
         player = self.players[seat]
-        points = VICTORY_POINTS.__getitem__
-        return (
-            sum(map(points, player["secured"]))
-            + sum(map(points, player["unsecured"]))
-            + DIVIDEND_POINTS * len(player["dividends"])
-        )
+        points = DIVIDEND_POINTS * len(player["dividends"])
+        # Plain loops: map() over a dict's __getitem__ costs more per card than they do (CPython 3.11).
+        for card in player["secured"]:
+            points += VICTORY_POINTS[card]
+        for card in player["unsecured"]:
+            points += VICTORY_POINTS[card]
+        return points
 
     def _discard(self, card: str, face_up: bool) -> None:
         self.discard.append({"card": card, "face_up": face_up})
