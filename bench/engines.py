@@ -16,8 +16,10 @@ Parts:
   `view(None)`, `public_view()`, `private_view(seat)` (every seat); "per update" is what one change costs the table
   for every seat and a spectator: the old way (a whole view per seat and the spectator's) and the split way (one
   public view plus a private part per seat).
-- --instructions: the same replay under `valgrind --tool=cachegrind`, once per call kind and once calling nothing,
-  so the difference divided by the calls is instructions per call: deterministic, unlike times on a shared machine.
+- --instructions: the same replay under `valgrind --tool=cachegrind`, once per call kind and once calling nothing
+  but `legal_actions` and `apply` (as the driver does), so the difference divided by the calls is instructions per
+  call (`apply`: what the base replay costs beyond creating the games and listing): deterministic, unlike times on a
+  shared machine.
 
 Times are noisy on a shared two-core machine: each line is several runs and their median. Prints numbers; asserts
 nothing. bench/rlcard_uno.py compares Pika with RLCard's UNO.
@@ -152,8 +154,12 @@ def record_games(game_name: str, players: int, games: int) -> list[list[tuple[in
     return logs
 
 
-def replay(game_name: str, players: int, logs, kinds: tuple[str, ...]) -> dict[str, list[float]]:
-    """Replay the logs, calling each of `kinds` at every position; per kind, (total seconds, calls)."""
+def replay(
+    game_name: str, players: int, logs, kinds: tuple[str, ...], list_first: bool = False
+) -> dict[str, list[float]]:
+    """Replay the logs, calling each of `kinds` at every position; per kind, (total seconds, calls). With
+    `list_first`, the acting seat's legal actions are listed (untimed) before each action as the driver does, so that
+    `apply` takes the path it takes in play (Pika applies a listed action without re-checking it)."""
     cls = get_game(game_name)
     options = cls.check_options(players, None)
     seats = range(players)
@@ -162,6 +168,10 @@ def replay(game_name: str, players: int, logs, kinds: tuple[str, ...]) -> dict[s
     for index, log in enumerate(logs):
         game: Game = cls.create(players, options, HashRandom(f"calls:{index}"))
         for seat, action in log:
+            if list_first:
+                acting = game.acting_seats()
+                if acting:
+                    game.legal_actions(acting[0])
             if "legal_actions" in kinds:
                 acting = game.acting_seats()
                 if acting:
@@ -237,7 +247,10 @@ def run_calls(args) -> None:
 
 def run_instructions(args) -> None:
     """Instructions per call: this script replays under cachegrind, calling one kind, and calling nothing."""
-    print("\ninstructions per call (valgrind cachegrind, easy bots' positions, replay minus a replay calling nothing)")
+    print(
+        "\ninstructions per call (valgrind cachegrind, easy bots' positions, replay minus a replay that only lists "
+        "and applies)"
+    )
     print(f"{'':<22}" + "".join(f"{kind:>14}" for kind in CALL_KINDS))
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     for game, players, games in _selected(CALL_WORKLOADS, args.only):
@@ -254,12 +267,18 @@ def run_instructions(args) -> None:
             calls = int(re.search(r"calls=(\d+)", done.stdout).group(1))
             return instructions, calls
 
-        base, applies = count("none")  # record, then replay applying the actions and calling nothing else
+        # record, then replay listing the legal actions and applying the chosen one, calling nothing else (as the
+        # driver does: Pika's apply of a listed action skips its checks)
+        base, applies = count("none")
         created, _ = count("create")  # record, then only create the games
-        per_call = {"apply": (base - created) / applies}
+        per_call = {}
+        listings = 0
         for kind in CALL_KINDS[1:]:
-            instructions, calls = count(kind)
+            instructions, calls = count(kind)  # legal_actions: listed a second time at each position
             per_call[kind] = (instructions - base) / calls
+            if kind == "legal_actions":
+                listings = calls
+        per_call["apply"] = (base - created - listings * per_call["legal_actions"]) / applies
         print(f"{game:<7}{players} players {games:>4} games" + "".join(f"{per_call[k]:14,.0f}" for k in CALL_KINDS))
 
 
@@ -275,7 +294,7 @@ def replay_only(kind: str, game: str, players: int, games: int) -> None:
         print(f"calls={sum(len(log) for log in logs)}")
         return
     kinds = () if kind == "none" else (kind,)
-    totals = replay(game, players, logs, kinds)
+    totals = replay(game, players, logs, kinds, list_first=True)
     calls = totals[kind][1] if kind != "none" else sum(len(log) for log in logs)
     print(f"calls={calls}")
 
