@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import case, delete, exists, func, select, update
+from sqlalchemy import bindparam, case, delete, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.accounts.models import AuthSession, User
@@ -47,11 +48,20 @@ async def add_xp_many(session: AsyncSession, amounts: dict[int, int]) -> dict[in
     """`add_xp` for several users in one statement; returns each one's new total."""
     if len(amounts) <= 1:
         return {user_id: await add_xp(session, user_id, amount) for user_id, amount in amounts.items()}
-    rows = await session.execute(update(User).where(User.id.in_(list(amounts)))
-                                 .values(xp=User.xp + case(amounts, value=User.id, else_=0))
-                                 .returning(User.id, User.xp)
-                                 .execution_options(synchronize_session=False))
-    return {user_id: xp for user_id, xp in rows}
+    params: dict[str, int] = {}
+    for index, (user_id, amount) in enumerate(amounts.items()):
+        params[f"user{index}"], params[f"xp{index}"] = user_id, amount
+    return {user_id: xp for user_id, xp in await session.execute(_add_xp_statement(len(amounts)), params)}
+
+
+@functools.lru_cache(maxsize=16)
+def _add_xp_statement(count: int) -> Any:
+    """`add_xp_many`'s statement for `count` users, built once (building it costs more than running it):
+    UPDATE users SET xp = xp + CASE id WHEN :user0 THEN :xp0 ... END WHERE id IN (:user0, ...)."""
+    users = User.__table__
+    ids = [bindparam(f"user{index}") for index in range(count)]
+    gains = case(*[(users.c.id == ids[index], bindparam(f"xp{index}")) for index in range(count)], else_=0)
+    return update(users).where(users.c.id.in_(ids)).values(xp=users.c.xp + gains).returning(users.c.id, users.c.xp)
 
 
 async def set_password_hash(session: AsyncSession, user_id: int, password_hash: str) -> None:

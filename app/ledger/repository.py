@@ -1,12 +1,13 @@
 """Every ledger query. Plain Core statements: balances change only through `apply_delta` (a conditional update for
-debits), called only by `LedgerService.post`."""
+debits), called only by `LedgerService.post`. The statements of a post are built once, with bound parameters: building
+a statement (and its cache key) costs several times what executing it does."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import insert_ignoring_conflicts
@@ -15,6 +16,16 @@ from app.ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction
 accounts = LedgerAccount.__table__
 transactions = LedgerTransaction.__table__
 entries = LedgerEntry.__table__
+
+_ACCOUNT_ID_BY_USER = select(accounts.c.id).where(accounts.c.user_id == bindparam("user_id"))
+_BALANCE = select(accounts.c.balance).where(accounts.c.id == bindparam("account_id"))
+_INSERT_TRANSACTION = insert(transactions).returning(transactions.c.id)
+_CREDIT = (update(accounts).where(accounts.c.id == bindparam("account_id"))
+           .values(balance=accounts.c.balance + bindparam("delta")).returning(accounts.c.balance))
+# A debit only where the balance covers it: `... WHERE balance >= :needed`.
+_DEBIT = (update(accounts).where(accounts.c.id == bindparam("account_id"), accounts.c.balance >= bindparam("needed"))
+          .values(balance=accounts.c.balance - bindparam("needed")).returning(accounts.c.balance))
+_INSERT_ENTRIES = insert(entries)
 
 
 async def account(session: AsyncSession, account_id: int) -> LedgerAccount | None:
@@ -26,20 +37,20 @@ async def account_id_by_name(session: AsyncSession, name: str) -> int | None:
 
 
 async def account_id_by_user(session: AsyncSession, user_id: int) -> int | None:
-    return (await session.execute(select(accounts.c.id).where(accounts.c.user_id == user_id))).scalar_one_or_none()
+    return (await session.execute(_ACCOUNT_ID_BY_USER, {"user_id": user_id})).scalar_one_or_none()
 
 
 async def ensure_account(session: AsyncSession, *, name: str, kind: str, user_id: int | None, now: datetime) -> int:
     """The account called `name`, created with a zero balance if missing (safe against a concurrent create)."""
-    await session.execute(insert_ignoring_conflicts(session, accounts, name=name, kind=kind, user_id=user_id,
-                                                    balance=0, created_at=now))
+    await session.execute(insert_ignoring_conflicts(session, accounts),
+                          {"name": name, "kind": kind, "user_id": user_id, "balance": 0, "created_at": now})
     account_id = await account_id_by_name(session, name)
     assert account_id is not None
     return account_id
 
 
 async def balance(session: AsyncSession, account_id: int) -> int | None:
-    return (await session.execute(select(accounts.c.balance).where(accounts.c.id == account_id))).scalar_one_or_none()
+    return (await session.execute(_BALANCE, {"account_id": account_id})).scalar_one_or_none()
 
 
 async def transaction_by_key(session: AsyncSession, key: str) -> LedgerTransaction | None:
@@ -81,23 +92,22 @@ async def accounts_holding_coins(session: AsyncSession, kind: str) -> list[tuple
 
 
 async def insert_transaction(session: AsyncSession, *, key: str, reason: str, now: datetime) -> int:
-    result = await session.execute(insert(transactions).values(key=key, reason=reason, created_at=now)
-                                   .returning(transactions.c.id))
+    result = await session.execute(_INSERT_TRANSACTION, {"key": key, "reason": reason, "created_at": now})
     return int(result.scalar_one())
 
 
 async def apply_delta(session: AsyncSession, account_id: int, delta: int) -> int | None:
     """Add `delta` to the balance and return the new balance; None if the account is missing or, for a debit, if
     it holds less than the debit (`... WHERE balance >= :n`: correct under concurrency on Postgres and SQLite)."""
-    statement = update(accounts).where(accounts.c.id == account_id)
     if delta < 0:
-        statement = statement.where(accounts.c.balance >= -delta)
-    result = await session.execute(statement.values(balance=accounts.c.balance + delta).returning(accounts.c.balance))
+        result = await session.execute(_DEBIT, {"account_id": account_id, "needed": -delta})
+    else:
+        result = await session.execute(_CREDIT, {"account_id": account_id, "delta": delta})
     return result.scalar_one_or_none()
 
 
 async def insert_entries(session: AsyncSession, rows: Sequence[dict[str, object]]) -> None:
-    await session.execute(insert(entries), list(rows))
+    await session.execute(_INSERT_ENTRIES, list(rows))
 
 
 async def history(session: AsyncSession, account_id: int, *, before: int | None, limit: int

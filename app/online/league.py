@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,18 @@ CLOSE_GRACE = timedelta(seconds=60)  # the scheduler lets tables settling at mid
 
 standings_table = LeagueStanding.__table__
 weeks_table = LeagueWeek.__table__
+
+
+@functools.lru_cache(maxsize=4)
+def _add_points_statement(dialect_name: str) -> Any:
+    """A week's points added to a player's standing (the row made at the first game), in the dialect's upsert;
+    built once: building a statement costs several times what executing it does."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    statement = dialect.insert(standings_table)
+    return statement.on_conflict_do_update(
+        index_elements=["game", "week", "user_id"],
+        set_={"points": standings_table.c.points + statement.excluded.points,
+              "games": standings_table.c.games + 1, "updated_at": statement.excluded.updated_at})
 
 
 class WeekNotOver(Conflict):
@@ -87,15 +100,9 @@ class LeagueService:
             await self._add(session, table.game_name, week, player.user_id, reward.league_points)
 
     async def _add(self, session: AsyncSession, game: str, week: date, user_id: int, points: int) -> None:
-        dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-        now = self.clock.now()
-        statement = dialect.insert(standings_table).values(game=game, week=week, user_id=user_id, points=points,
-                                                           games=1, updated_at=now)
-        statement = statement.on_conflict_do_update(
-            index_elements=["game", "week", "user_id"],
-            set_={"points": standings_table.c.points + statement.excluded.points,
-                  "games": standings_table.c.games + 1, "updated_at": statement.excluded.updated_at})
-        await session.execute(statement)
+        await session.execute(_add_points_statement(session.get_bind().dialect.name),
+                              {"game": game, "week": week, "user_id": user_id, "points": points, "games": 1,
+                               "updated_at": self.clock.now()})
 
     # --- reading ------------------------------------------------------------------------------------------
 
@@ -165,8 +172,8 @@ class LeagueService:
         now = self.clock.now()
         if week_bounds(week)[1] > now:
             raise WeekNotOver(f"The week of {week.isoformat()} ends at {week_bounds(week)[1].isoformat()}.")
-        inserted = await session.execute(insert_ignoring_conflicts(session, weeks_table, game=game, week=week,
-                                                                   closed_at=now, prizes=[]))
+        inserted = await session.execute(insert_ignoring_conflicts(session, weeks_table),
+                                         {"game": game, "week": week, "closed_at": now, "prizes": []})
         if inserted.rowcount == 0:
             row = await session.get(LeagueWeek, (game, week))
             assert row is not None

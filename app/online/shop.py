@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import User
@@ -64,6 +64,12 @@ def shop_items(settings: Settings) -> dict[str, Item]:
         "vip": Item("vip", TITLES["vip"], settings.vip_price, settings.vip_multiplier,
                     timedelta(days=settings.vip_days), extends=True),
     }
+
+
+# The items running for some players now (each settlement asks), built once: building costs more than running it.
+_RUNNING_ITEMS = select(Boost.user_id, Boost.kind).distinct().where(
+    Boost.user_id.in_(bindparam("users", expanding=True)), Boost.starts_at <= bindparam("now"),
+    Boost.ends_at > bindparam("now"))
 
 
 def boost_out(boost: Boost, item: Item) -> dict[str, Any]:
@@ -145,8 +151,7 @@ class ShopService:
         factors: dict[int, float] = {user_id: 1.0 for user_id in wanted}
         if wanted:
             now = self.clock.now()
-            rows = await session.execute(select(Boost.user_id, Boost.kind).distinct().where(
-                Boost.user_id.in_(wanted), Boost.starts_at <= now, Boost.ends_at > now))
+            rows = await session.execute(_RUNNING_ITEMS, {"users": wanted, "now": now})
             items = self.items
             for user_id, kind in rows.all():
                 factors[user_id] *= items[kind].multiplier

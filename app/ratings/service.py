@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import insert_ignoring_conflicts
@@ -57,6 +57,14 @@ def seat_ratings(seats: Sequence[RatedSeat], changes: GameRating) -> list[dict[s
     return out
 
 
+_ratings = Rating.__table__
+# Built once: building a statement costs several times what executing it does (a settlement runs it per player).
+_MOVE_RATING = (update(_ratings)
+                .where(_ratings.c.user_id == bindparam("user"), _ratings.c.game == bindparam("rated_game"))
+                .values(mu=bindparam("new_mu"), sigma=bindparam("new_sigma"), games=bindparam("new_games"),
+                        updated_at=bindparam("at")))
+
+
 class RatingService:
     def __init__(self, clock: Any):
         self.clock = clock
@@ -82,8 +90,9 @@ class RatingService:
         current = await self._lock(session, game, sorted({seat.user_id for seat in people(seats)}), finished_at)
         result = rate_game(mode, seats, current)
         for user_id, change in sorted(result.changes.items()):
-            await session.execute(update(Rating).where(Rating.user_id == user_id, Rating.game == game).values(
-                mu=change.after.mu, sigma=change.after.sigma, games=change.after.games, updated_at=finished_at))
+            await session.execute(_MOVE_RATING, {"user": user_id, "rated_game": game, "new_mu": change.after.mu,
+                                                 "new_sigma": change.after.sigma, "new_games": change.after.games,
+                                                 "at": finished_at})
             session.add(RatingHistory(record_id=record_id, user_id=user_id, game=game, mu_before=change.before.mu,
                                       sigma_before=change.before.sigma, mu_after=change.after.mu,
                                       sigma_after=change.after.sigma, games=change.after.games,
@@ -92,9 +101,9 @@ class RatingService:
 
     async def _lock(self, session: AsyncSession, game: str, user_ids: list[int], now: datetime) -> dict[int, Skill]:
         for user_id in user_ids:
-            await session.execute(insert_ignoring_conflicts(session, Rating.__table__, user_id=user_id, game=game,
-                                                            mu=NEW_PLAYER.mu, sigma=NEW_PLAYER.sigma, games=0,
-                                                            updated_at=now))
+            await session.execute(insert_ignoring_conflicts(session, Rating.__table__),
+                                  {"user_id": user_id, "game": game, "mu": NEW_PLAYER.mu, "sigma": NEW_PLAYER.sigma,
+                                   "games": 0, "updated_at": now})
         rows = await session.scalars(select(Rating).where(Rating.game == game, Rating.user_id.in_(user_ids))
                                      .order_by(Rating.user_id).with_for_update())
         return {row.user_id: Skill(row.mu, row.sigma, row.games) for row in rows}

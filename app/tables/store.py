@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -345,11 +345,8 @@ class TableStore:
 
     async def _leave_playing(self, session: AsyncSession, table: TableActor, status: str, now: datetime) -> bool:
         """The table's status leaves "playing", fenced on its epoch; False if it was not ours and playing."""
-        result = await session.execute(
-            update(LiveTable)
-            .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch, LiveTable.status == "playing")
-            .values(status=status, updated_at=now)
-            .execution_options(synchronize_session=False))
+        result = await session.execute(_LEAVE_PLAYING, {"table_id": table.id, "epoch": table.epoch,
+                                                        "new_status": status, "now": now})
         return result.rowcount == 1
 
     def _fenced(self, table: TableActor, status: str) -> Fenced:
@@ -474,6 +471,14 @@ async def cancel_unplayed(session: AsyncSession, table_id: str, now: datetime) -
     restart. Not fenced: no actor plays it."""
     await session.execute(update(LiveTable).where(LiveTable.id == table_id, LiveTable.status == "playing")
                           .values(status="cancelled", updated_at=now))
+
+
+# Built once (building a statement costs several times what executing it does).
+_live_tables = LiveTable.__table__
+_LEAVE_PLAYING = (update(_live_tables)
+                  .where(_live_tables.c.id == bindparam("table_id"), _live_tables.c.owner_epoch == bindparam("epoch"),
+                         _live_tables.c.status == "playing")
+                  .values(status=bindparam("new_status"), updated_at=bindparam("now")))
 
 
 def _fail(future: asyncio.Future, error: BaseException) -> None:
