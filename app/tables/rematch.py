@@ -22,7 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.errors import AppError
@@ -48,6 +48,8 @@ KEY = "rematch:"
 DUE_KEY = "rematch:due"
 STAKE_TICKET = 1  # one stake per person per rematch: who declined cannot agree again (their refund is final)
 FINISHED_KEPT = 512  # finished tables whose rematch copy stays in memory (every seat's answer reads it)
+# A rematch's room, written already started (built once: building a statement costs more than running it).
+_INSERT_ROOM = insert(Room.__table__)
 
 # KEYS: state hash, agreed set, declined set, due zset.
 # ARGV: old table, user, agree (1/0), humans (count), deadline ms, new table id, ttl seconds.
@@ -290,9 +292,10 @@ class RematchService:
         room_id = uuid.uuid4().hex
 
         async def insert_room(session: AsyncSession) -> None:
-            session.add(Room(id=room_id, host_id=host_id, game=finished.game, options=options,
-                             turn_seconds=turn_seconds, seats=seats, status="started", table_id=table_id,
-                             created_at=now, updated_at=now))
+            await session.execute(_INSERT_ROOM, {"id": room_id, "host_id": host_id, "game": finished.game,
+                                                 "options": options, "turn_seconds": turn_seconds, "seats": seats,
+                                                 "status": "started", "table_id": table_id, "created_at": now,
+                                                 "updated_at": now})
 
         await self.runtime.write(insert_room)  # one trip on SQLite: the appends wait less behind it
         await self.rooms.create_table(room_id, table_id, finished.game, options, turn_seconds, seats,

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -221,13 +221,17 @@ class TableStore:
         """A new table's row: owned by this node at the table's epoch, with its first snapshot (the deal)."""
         now = self.runtime.clock.now()
 
+        row = {"id": table.id, "game": table.game_name, "mode": table.mode, "seed": table.seed_hex,
+               "status": "playing", "version": snapshot.version, "state": snapshot.state, "table": snapshot.data,
+               "created_at": now, "updated_at": now, "owner": self.node_id, "owner_epoch": table.epoch,
+               "log_seq": snapshot.seq, "snapshot_seq": snapshot.seq}
+        seats = [{"table_id": table.id, "user_id": seat.user_id, "seat": index}
+                 for index, seat in enumerate(table.seats) if seat.user_id is not None]
+
         async def insert(session: AsyncSession) -> None:
-            session.add(LiveTable(id=table.id, game=table.game_name, mode=table.mode, seed=table.seed_hex,
-                                  status="playing", version=snapshot.version, state=snapshot.state,
-                                  table=snapshot.data, created_at=now, updated_at=now, owner=self.node_id,
-                                  owner_epoch=table.epoch, log_seq=snapshot.seq, snapshot_seq=snapshot.seq))
-            session.add_all([TableSeat(table_id=table.id, user_id=seat.user_id, seat=index)
-                             for index, seat in enumerate(table.seats) if seat.user_id is not None])
+            await session.execute(_INSERT_LIVE_TABLE, row)
+            if seats:
+                await session.execute(_INSERT_TABLE_SEATS, seats)
 
         await self.runtime.write(insert)
 
@@ -236,13 +240,9 @@ class TableStore:
         now = self.runtime.clock.now()
 
         async def store(session: AsyncSession) -> None:
-            result = await session.execute(
-                update(LiveTable)
-                .where(LiveTable.id == table.id, LiveTable.owner_epoch == table.epoch,
-                       LiveTable.status == "playing", LiveTable.snapshot_seq <= snapshot.seq)
-                .values(state=snapshot.state, table=snapshot.data, snapshot_seq=snapshot.seq, log_seq=snapshot.seq,
-                        version=snapshot.version, updated_at=now)
-                .execution_options(synchronize_session=False))
+            result = await session.execute(_STORE_SNAPSHOT, {
+                "table_id": table.id, "epoch": table.epoch, "seq": snapshot.seq, "new_state": snapshot.state,
+                "new_table": snapshot.data, "new_version": snapshot.version, "now": now})
             if result.rowcount != 1:
                 row = await session.get(LiveTable, table.id)
                 if row is None or row.owner_epoch != table.epoch:
@@ -283,38 +283,26 @@ class TableStore:
             await self._pay(session, table, outcome.placings, rewards)
             title = get_game(table.game_name).title
             recorded = [reward.as_dict() for reward in rewards]
-            record = GameRecord(
-                id=table.id,
-                game=table.game_name,
-                mode=table.mode,
-                options=table.options,
-                seats=record_seats(table),
-                seed=table.seed_hex,
-                action_log=table.action_log,
-                placings=list(outcome.placings),
-                scores=outcome.scores,
-                rewards={str(seat): shown for seat, shown in enumerate(recorded)},
-                started_at=datetime.fromisoformat(table.meta["started_at"]) if "started_at" in table.meta else now,
-                finished_at=now,
-            )
-            session.add(record)
-            await session.flush()
-            for seat, player in enumerate(table.seats):
-                if player.user_id is None:
-                    continue
-                session.add(
-                    GameRecordPlayer(
-                        record_id=table.id, user_id=player.user_id, seat=seat, placing=outcome.placings[seat],
-                        left=player.left(), coins=rewards[seat].coins + rewards[seat].pot, xp=rewards[seat].xp,
-                        finished_at=now,
-                    )
-                )
+            await session.execute(_INSERT_RECORD, {
+                "id": table.id, "game": table.game_name, "mode": table.mode, "options": table.options,
+                "seats": record_seats(table), "seed": table.seed_hex, "action_log": table.action_log,
+                "placings": list(outcome.placings), "scores": outcome.scores,
+                "rewards": {str(seat): shown for seat, shown in enumerate(recorded)},
+                "started_at": datetime.fromisoformat(table.meta["started_at"]) if "started_at" in table.meta else now,
+                "finished_at": now})
+            players = [{"record_id": table.id, "user_id": player.user_id, "seat": seat,
+                        "placing": outcome.placings[seat], "left": player.left(),
+                        "coins": rewards[seat].coins + rewards[seat].pot, "xp": rewards[seat].xp, "finished_at": now}
+                       for seat, player in enumerate(table.seats) if player.user_id is not None]
+            if players:
+                await session.execute(_INSERT_RECORD_PLAYERS, players)
             for listener in self.settlement.settled_listeners:
                 await listener(session, table, rewards, title)
             shown = [reward.as_dict() for reward in rewards]
             if shown != recorded:
                 # What the listeners added to the rewards (a rating's change) is kept with the record too.
-                record.rewards = {str(seat): reward for seat, reward in enumerate(shown)}
+                await session.execute(_UPDATE_RECORD_REWARDS, {
+                    "record_id": table.id, "new_rewards": {str(seat): reward for seat, reward in enumerate(shown)}})
             return dict(enumerate(shown))
 
         rewards = await self.runtime.write(settle)
@@ -473,8 +461,22 @@ async def cancel_unplayed(session: AsyncSession, table_id: str, now: datetime) -
                           .values(status="cancelled", updated_at=now))
 
 
-# Built once (building a statement costs several times what executing it does).
+# Built once, executed with the rows as parameters: building a statement (or an ORM flush) costs several times what
+# executing a prebuilt one does, and on SQLite these run while the action log's appends wait for the write lock.
 _live_tables = LiveTable.__table__
+_INSERT_LIVE_TABLE = insert(_live_tables)
+_INSERT_TABLE_SEATS = insert(TableSeat.__table__)
+_records = GameRecord.__table__
+_INSERT_RECORD = insert(_records)
+_INSERT_RECORD_PLAYERS = insert(GameRecordPlayer.__table__)
+_UPDATE_RECORD_REWARDS = (update(_records).where(_records.c.id == bindparam("record_id"))
+                          .values(rewards=bindparam("new_rewards")))
+# A newer snapshot replaces the stored one, fenced on the epoch and only while the table is played.
+_STORE_SNAPSHOT = (update(_live_tables)
+                   .where(_live_tables.c.id == bindparam("table_id"), _live_tables.c.owner_epoch == bindparam("epoch"),
+                          _live_tables.c.status == "playing", _live_tables.c.snapshot_seq <= bindparam("seq"))
+                   .values(state=bindparam("new_state"), table=bindparam("new_table"), snapshot_seq=bindparam("seq"),
+                           log_seq=bindparam("seq"), version=bindparam("new_version"), updated_at=bindparam("now")))
 _LEAVE_PLAYING = (update(_live_tables)
                   .where(_live_tables.c.id == bindparam("table_id"), _live_tables.c.owner_epoch == bindparam("epoch"),
                          _live_tables.c.status == "playing")
