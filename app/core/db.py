@@ -286,6 +286,7 @@ class SQLiteDirectWriter:
         self._connection: sqlite3.Connection | None = None
         self._orm_engine: Engine | None = None
         self._sessions: sessionmaker[Session] | None = None
+        self._group_commits: list[SQLiteGroupCommits[Any]] = []
 
     @staticmethod
     def serves(engine: AsyncEngine) -> bool:
@@ -314,7 +315,14 @@ class SQLiteDirectWriter:
         session: here the session's methods complete at once, so the coroutine runs to its end without ever
         suspending, and the lock is held only for its own statements. It may not await anything else (there is
         no event loop on this thread): RuntimeError, rolled back, if it does."""
-        return await self._in_turn(lambda: self._run_orm(work), urgent=False)
+        return await self._in_turn(lambda: self._run_orm_then_appends(work), urgent=False)
+
+    def _run_orm_then_appends(self, work: Callable[[Any], Awaitable[Result]]) -> Result:
+        try:
+            return self._run_orm(work)
+        finally:
+            for commits in self._group_commits:  # still in the turn: the appends that queued meanwhile go now
+                commits.commit_pending_now()
 
     async def _in_turn(self, work: Callable[[], Result], *, urgent: bool) -> Result:
         # The turn is given back when the thread is done with it, even if the caller stopped waiting.
@@ -333,7 +341,9 @@ class SQLiteDirectWriter:
                       size: Callable[[Item], int], max_size: int) -> SQLiteGroupCommits[Item]:
         """Items committed on this writer's thread in runs (SQLiteGroupCommits): `commit(connection, items)`, which
         must be atomic on its own (see there), then `settle(items, result, error)` on the event loop."""
-        return SQLiteGroupCommits(self, commit, settle, size=size, max_size=max_size)
+        commits = SQLiteGroupCommits(self, commit, settle, size=size, max_size=max_size)
+        self._group_commits.append(commits)
+        return commits
 
     def _submit(self, job: _WriterJob | None) -> None:
         if self._worker is None:
@@ -497,15 +507,38 @@ class SQLiteGroupCommits(Generic[Item]):
     def _take(self) -> list[Item]:
         """The next batch (under the lock), or [] and the run marked over."""
         with self._lock:
-            batch: list[Item] = []
-            size = 0
-            while self._pending and (not batch or size + self._size(self._pending[0]) <= self._max_size):
-                item = self._pending.popleft()
-                batch.append(item)
-                size += self._size(item)
+            batch = self._next_batch()
             if not batch:
                 self._running = False
             return batch
+
+    def _next_batch(self) -> list[Item]:
+        batch: list[Item] = []
+        size = 0
+        while self._pending and (not batch or size + self._size(self._pending[0]) <= self._max_size):
+            item = self._pending.popleft()
+            batch.append(item)
+            size += self._size(item)
+        return batch
+
+    def commit_pending_now(self) -> None:
+        """On the writer's thread, still holding the write turn after another writer's transaction: commit what
+        was queued meanwhile. Those items would otherwise wait for the turn to travel through the busy event loop
+        (the release, their run's wake-up, its submission) before the thread took them. The run that lined up
+        for them still comes, finds less or nothing, and ends as usual."""
+        loop = self._loop
+        if loop is None:
+            return
+        while True:
+            with self._lock:
+                batch = self._next_batch()
+            if not batch:
+                return
+            for part, outcome in self._commit_batch(batch):
+                try:
+                    loop.call_soon_threadsafe(self._settle, part, *outcome)
+                except RuntimeError:  # the loop is closed: nobody waits any more
+                    return
 
     def _run(self) -> None:
         """On the writer's thread, holding the write turn: commit batches until nothing is pending (or yield)."""
