@@ -532,13 +532,8 @@ class SQLiteGroupCommits(Generic[Item]):
         while True:
             with self._lock:
                 batch = self._next_batch()
-            if not batch:
+            if not batch or not self._commit_and_settle(batch, loop):
                 return
-            for part, outcome in self._commit_batch(batch):
-                try:
-                    loop.call_soon_threadsafe(self._settle, part, *outcome)
-                except RuntimeError:  # the loop is closed: nobody waits any more
-                    return
 
     def _run(self) -> None:
         """On the writer's thread, holding the write turn: commit batches until nothing is pending (or yield)."""
@@ -552,17 +547,22 @@ class SQLiteGroupCommits(Generic[Item]):
                         self._running = False  # _run_over starts the next run, behind the writer that waits
                     return
                 batch = self._take()
-                if not batch:
+                if not batch or not self._commit_and_settle(batch, loop):
                     return
-                for part, outcome in self._commit_batch(batch):
-                    try:
-                        loop.call_soon_threadsafe(self._settle, part, *outcome)
-                    except RuntimeError:  # the loop is closed: nobody waits any more
-                        return
         except BaseException:
             with self._lock:
                 self._running = False  # _run_over starts again with what is pending
             raise
+
+    def _commit_and_settle(self, batch: list[Item], loop: asyncio.AbstractEventLoop) -> bool:
+        """Commit `batch` (on the writer's thread) and hand each outcome to `settle` on the loop; False if the loop
+        is closed (nobody waits any more)."""
+        for part, outcome in self._commit_batch(batch):
+            try:
+                loop.call_soon_threadsafe(self._settle, part, *outcome)
+            except RuntimeError:
+                return False
+        return True
 
     def _commit_batch(self, batch: list[Item]) -> list[tuple[list[Item], tuple[Any, BaseException | None]]]:
         try:

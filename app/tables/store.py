@@ -228,12 +228,12 @@ class TableStore:
         seats = [{"table_id": table.id, "user_id": seat.user_id, "seat": index}
                  for index, seat in enumerate(table.seats) if seat.user_id is not None]
 
-        async def insert(session: AsyncSession) -> None:
+        async def insert_rows(session: AsyncSession) -> None:
             await session.execute(_INSERT_LIVE_TABLE, row)
             if seats:
                 await session.execute(_INSERT_TABLE_SEATS, seats)
 
-        await self.runtime.write(insert)
+        await self.runtime.write(insert_rows)
 
     async def snapshot(self, table: TableActor, snapshot: Snapshot) -> None:
         """Store a snapshot, unless a newer one is there; fenced, and never on a table that is no longer played."""
