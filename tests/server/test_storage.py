@@ -6,16 +6,18 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import (JSON, Boolean, Column, Float, Integer, MetaData, String, Table, bindparam, event, insert,
+                        select, text, update)
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config import Settings
-from app.core.db import SQLiteDirectWriter, _WriterQueue, create_engine, create_sessionmaker
+from app.core.db import SQLiteDirectWriter, UTCDateTime, _WriterQueue, create_engine, create_sessionmaker
 from app.core.redis import close_redis, create_redis
 from tests.support import backends
 from tests.support.backends import make_settings
@@ -119,6 +121,87 @@ async def test_an_orm_transaction_on_the_sqlite_writers_thread_commits_whole_rol
         async with engine.connect() as connection:
             rows = (await connection.exec_driver_sql("SELECT seq, what FROM log ORDER BY seq")).all()
         assert [tuple(row) for row in rows] == [(1, "orm"), (4, "direct"), (5, "session"), (6, "orm")]
+    finally:
+        await writer.close()
+        await engine.dispose()
+
+
+_metadata = MetaData()
+_things = Table("things", _metadata, Column("id", Integer, primary_key=True), Column("kind", String(16), unique=True),
+                Column("data", JSON), Column("at", UTCDateTime()), Column("ok", Boolean), Column("score", Float),
+                Column("count", Integer))
+# Prebuilt like the services' statements (module constants with bound parameters).
+_INSERT_THING = insert(_things)
+_INSERT_RETURNING_ID = insert(_things).returning(_things.c.id)
+_ADD_COUNT = (update(_things).where(_things.c.kind == bindparam("the_kind"))
+              .values(count=_things.c.count + bindparam("step")).returning(_things.c.count))
+_TOUCH = update(_things).where(_things.c.kind.startswith(bindparam("prefix"))).values(ok=False)
+_KINDS_IN = (select(_things.c.kind, _things.c.count).where(_things.c.kind.in_(bindparam("kinds", expanding=True)),
+                                                           _things.c.at <= bindparam("now")).order_by(_things.c.kind))
+_DATA_OF = select(_things.c.data, _things.c.at, _things.c.ok).where(_things.c.kind == bindparam("the_kind"))
+
+
+async def test_prebuilt_statements_on_the_sqlite_writers_thread_write_and_answer_what_the_session_would(
+        tmp_path: Path):
+    """From the second run of the same statement object the writer's thread runs it on the connection itself, not
+    through the Session: values (JSON, dates, booleans, floats), results, row counts, IN lists, savepoints and
+    errors are those of the Session's path, which the first run takes."""
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'direct.db'}")
+    sessionmaker = create_sessionmaker(engine)
+    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker)
+    at = datetime(2026, 12, 3, 15, 0, 0, 123456, tzinfo=UTC)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(_metadata.create_all)
+
+        async def work(session, run: int) -> list:
+            kinds = [f"r{run}-{n}" for n in range(3)]
+            answers: list = []
+            await session.execute(_INSERT_THING, [{"kind": kind, "data": {"run": run, "n": [n, 1.5]}, "at": at,
+                                                   "ok": True, "score": n / 4, "count": n}
+                                                  for n, kind in enumerate(kinds)])
+            new_id = (await session.execute(_INSERT_RETURNING_ID, {"kind": f"r{run}-x", "data": [], "at": at,
+                                                                   "ok": False, "score": 0.0, "count": 7})).scalar_one()
+            answers.append(isinstance(new_id, int))
+            answers.append((await session.execute(_ADD_COUNT, {"the_kind": kinds[2], "step": 5})).scalar_one_or_none())
+            answers.append((await session.execute(_ADD_COUNT, {"the_kind": "missing", "step": 5})).scalar_one_or_none())
+            answers.append((await session.execute(_TOUCH, {"prefix": f"r{run}-"})).rowcount)
+            rows = await session.execute(_KINDS_IN, {"kinds": [kinds[0], kinds[2], "missing"], "now": at})
+            answers.append([tuple(row) for row in rows.all()])
+            answers.append(await session.scalar(_DATA_OF, {"the_kind": kinds[1]}))
+            answers.append(tuple((await session.execute(_DATA_OF, {"the_kind": kinds[1]})).one()))
+            try:
+                async with session.begin_nested():
+                    await session.execute(_INSERT_THING, {"kind": f"r{run}-gone", "data": None, "at": at, "ok": True,
+                                                          "score": 1.0, "count": 0})
+                    await session.execute(_INSERT_THING, {"kind": kinds[0], "data": None, "at": at, "ok": True,
+                                                          "score": 1.0, "count": 0})
+            except IntegrityError:  # SQLAlchemy's, as the ledger catches it; only the savepoint is rolled back
+                answers.append("duplicate refused")
+            return [answer.replace(f"r{run}-", "r-") if isinstance(answer, str) else answer for answer in
+                    [[(kind.replace(f"r{run}-", "r-"), count) for kind, count in a] if isinstance(a, list) and a
+                     and isinstance(a[0], tuple) else a for a in answers]]
+
+        first = await writer.orm_transaction(lambda session: work(session, 0))
+        seen_by_the_session: list[str] = []
+        assert writer._orm_engine is not None
+        event.listen(writer._orm_engine, "before_cursor_execute",
+                     lambda _conn, _cursor, statement, *_: seen_by_the_session.append(statement))
+        later = [await writer.orm_transaction(lambda session, run=run: work(session, run)) for run in (1, 2)]
+        assert first == [True, 7, None, 4, [("r-0", 0), ("r-2", 7)], {"run": 0, "n": [1, 1.5]},
+                         ({"run": 0, "n": [1, 1.5]}, at, False), "duplicate refused"]
+        assert later[0][:5] == later[1][:5] == first[:5] and later[0][-1] == later[1][-1] == first[-1]
+        assert later[1][5]["n"] == first[5]["n"] and later[1][6][1:] == first[6][1:]
+        # The last run's prebuilt writes did not go through the Session (the JSON and date reads still do).
+        assert not any(statement.startswith(("INSERT", "UPDATE")) for statement in seen_by_the_session)
+
+        async with engine.connect() as connection:
+            rows = (await connection.execute(select(_things).order_by(_things.c.kind))).all()
+        by_run = {run: [tuple(row)[1:] for row in rows if row.kind.startswith(f"r{run}-")] for run in (0, 1, 2)}
+        assert [len(rows) for rows in by_run.values()] == [4, 4, 4]  # the savepoint's rows are gone in every run
+        for run in (1, 2):
+            assert [(kind.replace(f"r{run}-", "r0-"), {**data, "run": 0} if isinstance(data, dict) else data, *rest)
+                    for kind, data, *rest in by_run[run]] == by_run[0]
     finally:
         await writer.close()
         await engine.dispose()
