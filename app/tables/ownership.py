@@ -10,6 +10,7 @@ cannot write, pay or refund anything for a table it lost.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import socket
@@ -17,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, exists, literal_column, or_, select, update
+from sqlalchemy import and_, bindparam, exists, literal_column, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.tables.models import ClusterNode, LiveTable
@@ -30,9 +31,22 @@ log = logging.getLogger(__name__)
 
 def db_now(session: AsyncSession) -> Any:
     """The database's clock as seconds since the epoch, as an SQL expression (one clock for every node)."""
-    if session.get_bind().dialect.name == "postgresql":
+    return _db_now(session.get_bind().dialect.name)
+
+
+def _db_now(dialect: str) -> Any:
+    if dialect == "postgresql":
         return literal_column("extract(epoch from clock_timestamp())")
     return literal_column("((julianday('now') - 2440587.5) * 86400.0)")
+
+
+@functools.lru_cache(maxsize=2)
+def _heartbeat_statement(dialect: str) -> Any:
+    """A node's heartbeat, built once per dialect (a statement costs more to build than to run, and it runs while
+    SQLite's write lock is held)."""
+    nodes = ClusterNode.__table__
+    return (update(nodes).where(nodes.c.id == bindparam("node_id"), nodes.c.stopped.is_(False))
+            .values(heartbeat=_db_now(dialect), tables=bindparam("tables")))
 
 
 @dataclass(frozen=True)
@@ -95,9 +109,8 @@ class Ownership:
         process marked this incarnation stopped: its tables may be adopted elsewhere, and fencing stops its
         writes."""
         async def beat(session: AsyncSession) -> bool | None:
-            result = await session.execute(update(ClusterNode).where(ClusterNode.id == self.node_id,
-                                                                      ClusterNode.stopped.is_(False))
-                                           .values(heartbeat=db_now(session), tables=tables))
+            result = await session.execute(_heartbeat_statement(session.get_bind().dialect.name),
+                                           {"node_id": self.node_id, "tables": tables})
             if result.rowcount == 1:
                 return True
             return False if await session.get(ClusterNode, self.node_id) is not None else None
