@@ -195,8 +195,28 @@ async def test_prebuilt_statements_on_the_sqlite_writers_thread_write_and_answer
         # The last run's prebuilt writes did not go through the Session (the JSON and date reads still do).
         assert not any(statement.startswith(("INSERT", "UPDATE")) for statement in seen_by_the_session)
 
+        async def write_read_then_fail(session) -> None:
+            await session.execute(_INSERT_THING, {"kind": "lost", "data": None, "at": at, "ok": True, "score": 1.0,
+                                                  "count": 0})
+            # A statement only the Session runs (text): the Session joins the transaction and sees the row.
+            assert await session.scalar(text("SELECT count(*) FROM things WHERE kind = 'lost'")) == 1
+            raise RuntimeError("the disk is full")
+
+        with pytest.raises(RuntimeError, match="disk is full"):
+            await writer.orm_transaction(write_read_then_fail)
+
+        async def orm_write_in_a_connection_savepoint(session) -> None:
+            await session.execute(_INSERT_THING, {"kind": "lost too", "data": None, "at": at, "ok": True,
+                                                  "score": 1.0, "count": 0})
+            async with session.begin_nested():
+                session.add(object())  # refused before it reaches a Session: its rollback would not be known there
+
+        with pytest.raises(RuntimeError, match="ORM write inside a savepoint"):
+            await writer.orm_transaction(orm_write_in_a_connection_savepoint)
+
         async with engine.connect() as connection:
             rows = (await connection.execute(select(_things).order_by(_things.c.kind))).all()
+        assert not [row for row in rows if row.kind.startswith("lost")]  # both transactions rolled back whole
         by_run = {run: [tuple(row)[1:] for row in rows if row.kind.startswith(f"r{run}-")] for run in (0, 1, 2)}
         assert [len(rows) for rows in by_run.values()] == [4, 4, 4]  # the savepoint's rows are gone in every run
         for run in (1, 2):
