@@ -67,9 +67,12 @@ def shop_items(settings: Settings) -> dict[str, Item]:
 
 
 # The items running for some players now (each settlement asks), built once: building costs more than running it.
-_RUNNING_ITEMS = select(Boost.user_id, Boost.kind).distinct().where(
-    Boost.user_id.in_(bindparam("users", expanding=True)), Boost.starts_at <= bindparam("now"),
-    Boost.ends_at > bindparam("now"))
+_boosts = Boost.__table__
+# Core columns, not the ORM's: it runs in every settlement, while SQLite's write lock is held (app/core/db.py,
+# _DirectStatements, runs plain Core statements without the Session).
+_RUNNING_ITEMS = select(_boosts.c.user_id, _boosts.c.kind).distinct().where(
+    _boosts.c.user_id.in_(bindparam("users", expanding=True)), _boosts.c.starts_at <= bindparam("now"),
+    _boosts.c.ends_at > bindparam("now"))
 
 
 def boost_out(boost: Boost, item: Item) -> dict[str, Any]:
