@@ -744,15 +744,16 @@ class _DirectPlan:
 
 class _DirectStatements:
     """SQLite writer's thread only: prebuilt Core statements (module constants, run again and again) executed
-    straight on the sqlite3 connection, inside the Session's transaction. Through the Session a statement costs
-    ~50-150 us of SQLAlchemy's Python around ~5-20 us of SQLite, all of it while the write lock is held and every
-    move's append waits (a settlement runs about a dozen). The SQL, the parameters' order and their bind processors
-    (dates, JSON) are SQLAlchemy's own, compiled once per statement object and parameter names.
+    straight on the sqlite3 connection, inside the transaction `_run_orm` began. Through the Session a statement
+    costs ~50-150 us of SQLAlchemy's Python around ~5-20 us of SQLite, all of it while the write lock is held and
+    every move's append waits (a settlement runs about a dozen). The SQL, the parameters' order and their bind
+    processors (dates, JSON) are SQLAlchemy's own, compiled once per statement object and parameter names; an IN
+    list's `?`s are rendered per call, as SQLAlchemy does.
 
-    Anything else goes through the Session as before: ORM statements (entities, identity map), Python-side column
-    defaults the parameters leave out, expanding IN lists, result columns that need converting (dates, JSON,
-    booleans), and statements built afresh for each call (planned only when the same object comes back, so a
-    one-off is never compiled twice)."""
+    Anything else goes through the Session: ORM statements (entities, identity map), Python-side column defaults the
+    parameters leave out, result columns that need converting (dates, JSON, booleans), IN lists in an executemany,
+    and statements built afresh for each call (planned only when the same object comes back, so a one-off is never
+    compiled)."""
 
     KEPT = 512
 
