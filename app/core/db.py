@@ -649,8 +649,6 @@ class _InlineSession:
         if not kwargs:
             plan = self._direct.plan(statement, params)
             if plan is not None:
-                if self._session is not None:  # its SAVEPOINTs are emitted lazily: make sure they are there
-                    self._session.connection()
                 return self._direct.run(plan, params)
         return self.sync_session.execute(statement, params, **kwargs)
 
@@ -682,6 +680,7 @@ class _InlineSession:
     async def begin_nested(self) -> AsyncIterator[None]:
         if self._session is not None:
             with self._session.begin_nested():
+                self._session.connection()  # the Session emits SAVEPOINT lazily: a direct statement would come first
                 yield
             return
         # No Session yet: the savepoint is the connection's. Rolling it back would not tell a Session's identity map,
