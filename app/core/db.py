@@ -318,14 +318,20 @@ class SQLiteDirectWriter:
         session: here the session's methods complete at once, so the coroutine runs to its end without ever
         suspending, and the lock is held only for its own statements. It may not await anything else (there is
         no event loop on this thread): RuntimeError, rolled back, if it does."""
-        return await self._in_turn(lambda: self._run_orm_then_appends(work), urgent=False)
+        return await self._in_turn(lambda: self._run_orm_between_appends(work), urgent=False)
 
-    def _run_orm_then_appends(self, work: Callable[[Any], Awaitable[Result]]) -> Result:
+    def _run_orm_between_appends(self, work: Callable[[Any], Awaitable[Result]]) -> Result:
+        # In the turn, the appends already waiting go first, and those that queue meanwhile right after: neither
+        # waits for this transaction and then for the turn to come back through the loop (most slow moves did).
+        self._commit_pending_appends()
         try:
             return self._run_orm(work)
         finally:
-            for commits in self._group_commits:  # still in the turn: the appends that queued meanwhile go now
-                commits.commit_pending_now()
+            self._commit_pending_appends()
+
+    def _commit_pending_appends(self) -> None:
+        for commits in self._group_commits:
+            commits.commit_pending_now()
 
     async def _in_turn(self, work: Callable[[], Result], *, urgent: bool) -> Result:
         # The turn is given back when the thread is done with it, even if the caller stopped waiting.
@@ -541,10 +547,10 @@ class SQLiteGroupCommits(Generic[Item]):
         return batch
 
     def commit_pending_now(self) -> None:
-        """On the writer's thread, still holding the write turn after another writer's transaction: commit what
-        was queued meanwhile. Those items would otherwise wait for the turn to travel through the busy event loop
-        (the release, their run's wake-up, its submission) before the thread took them. The run that lined up
-        for them still comes, finds less or nothing, and ends as usual."""
+        """On the writer's thread, holding the write turn for another writer's transaction, before it and after
+        it: commit what is queued. Those items would otherwise wait for that transaction, then for the turn to
+        travel through the busy event loop (the release, their run's wake-up, its submission) before the thread
+        took them. The run that lined up for them still comes, finds less or nothing, and ends as usual."""
         loop = self._loop
         if loop is None:
             return

@@ -341,6 +341,57 @@ async def test_group_commits_take_what_arrived_meanwhile_in_one_batch_fail_only_
         await engine.dispose()
 
 
+async def test_appends_that_queue_while_the_turn_passes_to_an_orm_transaction_are_committed_before_it(
+        tmp_path: Path):
+    """The turn passes through the event loop to an ORM transaction on the writer's thread; an append queued in
+    that window is committed as the thread starts the transaction, not after it (it waited for the whole
+    transaction before), and one queued while the transaction runs right after it."""
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'between.db'}")
+    sessionmaker = create_sessionmaker(engine)
+    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker)
+    async with engine.begin() as connection:
+        await connection.exec_driver_sql("CREATE TABLE log (n INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL)")
+    loop = asyncio.get_running_loop()
+
+    def commit(connection, items: list[tuple[str, asyncio.Future]]) -> None:
+        connection.executemany("INSERT INTO log (what) VALUES (?)", [(name,) for name, _ in items])
+
+    def settle(items, result, error) -> None:
+        for name, done in items:
+            done.set_exception(error) if error is not None else done.set_result(name)
+
+    groups = writer.group_commits(commit, settle, size=lambda item: 1, max_size=100)
+
+    def add(name: str) -> asyncio.Future:
+        done = loop.create_future()
+        groups.add((name, done))
+        return done
+
+    inside: list[asyncio.Future] = []
+
+    async def orm_work(session) -> None:
+        await session.execute(text("INSERT INTO log (what) VALUES ('orm')"))
+        # Queued from the writer's thread while the transaction runs, as the event loop would meanwhile.
+        loop.call_soon_threadsafe(lambda: inside.append(add("during")))
+        time.sleep(0.05)
+        await session.execute(text("INSERT INTO log (what) VALUES ('orm, again')"))
+
+    try:
+        await writer.writers.line_up()  # another writer holds the turn
+        transaction = asyncio.create_task(writer.orm_transaction(orm_work))
+        await asyncio.sleep(0.01)  # the transaction waits in line
+        writer.writers.release()  # the turn passes to it; its task has not run yet
+        before = add("before")
+        await asyncio.wait_for(transaction, 10)
+        await asyncio.wait_for(asyncio.gather(before, *inside), 10)
+        async with engine.connect() as connection:
+            order = [row[0] for row in (await connection.exec_driver_sql("SELECT what FROM log ORDER BY n"))]
+        assert order == ["before", "orm", "orm, again", "during"]
+    finally:
+        await writer.close()
+        await engine.dispose()
+
+
 async def _concurrent_increments(engine: AsyncEngine, workers: int) -> int:
     """`workers` transactions that each read a counter, yield, then write read + 1: a classic lost update."""
     async with engine.begin() as connection:
