@@ -323,15 +323,16 @@ class SQLiteDirectWriter:
     def _run_orm_between_appends(self, work: Callable[[Any], Awaitable[Result]]) -> Result:
         # In the turn, the appends already waiting go first, and those that queue meanwhile right after: neither
         # waits for this transaction and then for the turn to come back through the loop (most slow moves did).
-        self._commit_pending_appends()
+        # Before it, one batch only: appends that keep coming must not hold the transaction off.
+        self._commit_pending_appends(until_none_left=False)
         try:
             return self._run_orm(work)
         finally:
-            self._commit_pending_appends()
+            self._commit_pending_appends(until_none_left=True)
 
-    def _commit_pending_appends(self) -> None:
+    def _commit_pending_appends(self, *, until_none_left: bool) -> None:
         for commits in self._group_commits:
-            commits.commit_pending_now()
+            commits.commit_pending_now(until_none_left=until_none_left)
 
     async def _in_turn(self, work: Callable[[], Result], *, urgent: bool) -> Result:
         # The turn is given back when the thread is done with it, even if the caller stopped waiting.
@@ -546,18 +547,19 @@ class SQLiteGroupCommits(Generic[Item]):
             size += self._size(item)
         return batch
 
-    def commit_pending_now(self) -> None:
+    def commit_pending_now(self, *, until_none_left: bool = True) -> None:
         """On the writer's thread, holding the write turn for another writer's transaction, before it and after
-        it: commit what is queued. Those items would otherwise wait for that transaction, then for the turn to
-        travel through the busy event loop (the release, their run's wake-up, its submission) before the thread
-        took them. The run that lined up for them still comes, finds less or nothing, and ends as usual."""
+        it: commit what is queued (one batch, or batches until none is left). Those items would otherwise wait
+        for that transaction, then for the turn to travel through the busy event loop (the release, their run's
+        wake-up, its submission) before the thread took them. The run that lined up for them still comes, finds
+        less or nothing, and ends as usual."""
         loop = self._loop
         if loop is None:
             return
         while True:
             with self._lock:
                 batch = self._next_batch()
-            if not batch or not self._commit_and_settle(batch, loop):
+            if not batch or not self._commit_and_settle(batch, loop) or not until_none_left:
                 return
 
     def _run(self) -> None:
