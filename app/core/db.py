@@ -322,8 +322,8 @@ class SQLiteDirectWriter:
 
     def _run_orm_between_appends(self, work: Callable[[Any], Awaitable[Result]]) -> Result:
         # In the turn, the appends already waiting go first, and those that queue meanwhile right after: neither
-        # waits for this transaction and then for the turn to come back through the loop (most slow moves did).
-        # Before it, one batch only: appends that keep coming must not hold the transaction off.
+        # waits for this transaction and then for the turn to come back through the loop (many of the slowest
+        # moves did). Before it, one batch only: appends that keep coming must not hold the transaction off.
         self._commit_pending_appends(until_none_left=False)
         try:
             return self._run_orm(work)
@@ -547,7 +547,7 @@ class SQLiteGroupCommits(Generic[Item]):
             size += self._size(item)
         return batch
 
-    def commit_pending_now(self, *, until_none_left: bool = True) -> None:
+    def commit_pending_now(self, *, until_none_left: bool) -> None:
         """On the writer's thread, holding the write turn for another writer's transaction, before it and after
         it: commit what is queued (one batch, or batches until none is left). Those items would otherwise wait
         for that transaction, then for the turn to travel through the busy event loop (the release, their run's
