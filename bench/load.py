@@ -174,8 +174,9 @@ class Run:
               f"CPU {n['cpu ms/action']:.3f} ms/action; {n['bytes/update/seat']:.0f} B/update/seat; "
               f"RSS {n['rss MiB']:.0f} MiB"
               + (f"; {self.relayed} table messages relayed between nodes" if self.relayed is not None else "")
-              + (f"; server's move-to-every-seat-sent p50 <= {self.bots['server p50 ms']:g} ms, p99 <= "
-                 f"{self.bots['server p99 ms']:g} ms (histogram buckets)" if self.bots else "")
+              + (f"; server's move-to-every-seat-sent p50 <= {self.bots['server p50 ms']:g} ms, p95 <= "
+                 f"{self.bots['server p95 ms']:g} ms, p99 <= {self.bots['server p99 ms']:g} ms (histogram buckets)"
+                 if self.bots else "")
               + (f"; {self.bots['moves']:.0f} bot moves, think mean {self.bots['mean ms']:.1f} ms, "
                  f"p99 <= {self.bots['p99 ms']:g} ms; server CPU "
                  f"{self.cpu_seconds * 1000 / (self.actions + self.bots['moves']):.3f} ms per move (people's "
@@ -228,14 +229,15 @@ def bucket_bound(histogram: dict[str, float], fraction: float) -> float:
 
 
 def bot_numbers(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
-    """In the window: bot moves, their mean think time and p99 bucket; the server's broadcast p50/p99 buckets."""
+    """In the window: bot moves, their mean think time and p99 bucket; the server's broadcast p50/p95/p99 buckets."""
     think, broadcast = ({key: after[part][key] - before[part].get(key, 0.0) for key in after[part]}
                         for part in ("think", "broadcast"))
     count = think.get("count", 0.0)
     return {"moves": after["moves"] - before["moves"],
             "mean ms": 1000 * think.get("sum", 0.0) / count if count else float("nan"),
             "p99 ms": bucket_bound(think, 0.99),
-            "server p50 ms": bucket_bound(broadcast, 0.5), "server p99 ms": bucket_bound(broadcast, 0.99)}
+            "server p50 ms": bucket_bound(broadcast, 0.5), "server p95 ms": bucket_bound(broadcast, 0.95),
+            "server p99 ms": bucket_bound(broadcast, 0.99)}
 
 
 def children_cpu_seconds(pid: int) -> float:
