@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -17,7 +19,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config import Settings
-from app.core.db import SQLiteDirectWriter, UTCDateTime, _WriterQueue, create_engine, create_sessionmaker
+from app.core.db import (SQLiteDirectWriter, SQLiteGroupCommits, UTCDateTime, _WriterQueue, create_engine,
+                         create_sessionmaker)
 from app.core.redis import close_redis, create_redis
 from tests.support import backends
 from tests.support.backends import make_settings
@@ -259,11 +262,7 @@ async def test_the_writers_queue_serves_appends_first_then_others_in_order_and_t
 
 async def test_group_commits_take_what_arrived_meanwhile_in_one_batch_fail_only_a_bad_item_and_let_others_write(
         tmp_path: Path):
-    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'groups.db'}")
-    sessionmaker = create_sessionmaker(engine)
-    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker)
-    async with engine.begin() as connection:
-        await connection.exec_driver_sql("CREATE TABLE log (n INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL)")
+    engine, sessionmaker, writer = await _log_database(tmp_path / "groups.db")
     batches: list[list[str]] = []
     first_commit_started = threading.Event()
     slow_commits = {"first": 0.2, "steady": 0.0}
@@ -288,13 +287,8 @@ async def test_group_commits_take_what_arrived_meanwhile_in_one_batch_fail_only_
                 assert name in result
                 done.set_result(name)
 
-    groups = writer.group_commits(commit, settle, size=lambda item: 1, max_size=100)
+    add = _adder(writer.group_commits(commit, settle, size=lambda item: 1, max_size=100))
     loop = asyncio.get_running_loop()
-
-    def add(name: str) -> asyncio.Future:
-        done = loop.create_future()
-        groups.add((name, done))
-        return done
 
     try:
         first = add("first")
@@ -332,8 +326,7 @@ async def test_group_commits_take_what_arrived_meanwhile_in_one_batch_fail_only_
         await asyncio.sleep(0.02)
         await asyncio.wait_for(session_write(), 10)
         await asyncio.gather(*(await appending))
-        async with engine.connect() as connection:
-            order = [row[0] for row in (await connection.exec_driver_sql("SELECT what FROM log ORDER BY n"))]
+        order = await _logged(engine)
         assert "session" in order
         assert any(name.startswith("steady") for name in order[order.index("session") + 1:])
     finally:
@@ -346,11 +339,7 @@ async def test_appends_that_queue_while_the_turn_passes_to_an_orm_transaction_ar
     """The turn passes through the event loop to an ORM transaction on the writer's thread; an append queued in
     that window is committed as the thread starts the transaction, not after it (it waited for the whole
     transaction before), and one queued while the transaction runs right after it."""
-    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'between.db'}")
-    sessionmaker = create_sessionmaker(engine)
-    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker)
-    async with engine.begin() as connection:
-        await connection.exec_driver_sql("CREATE TABLE log (n INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL)")
+    engine, _, writer = await _log_database(tmp_path / "between.db")
     loop = asyncio.get_running_loop()
 
     def commit(connection, items: list[tuple[str, asyncio.Future]]) -> None:
@@ -358,14 +347,12 @@ async def test_appends_that_queue_while_the_turn_passes_to_an_orm_transaction_ar
 
     def settle(items, result, error) -> None:
         for name, done in items:
-            done.set_exception(error) if error is not None else done.set_result(name)
+            if error is not None:
+                done.set_exception(error)
+            else:
+                done.set_result(name)
 
-    groups = writer.group_commits(commit, settle, size=lambda item: 1, max_size=100)
-
-    def add(name: str) -> asyncio.Future:
-        done = loop.create_future()
-        groups.add((name, done))
-        return done
+    add = _adder(writer.group_commits(commit, settle, size=lambda item: 1, max_size=100))
 
     inside: list[asyncio.Future] = []
 
@@ -384,12 +371,35 @@ async def test_appends_that_queue_while_the_turn_passes_to_an_orm_transaction_ar
         before = add("before")
         await asyncio.wait_for(transaction, 10)
         await asyncio.wait_for(asyncio.gather(before, *inside), 10)
-        async with engine.connect() as connection:
-            order = [row[0] for row in (await connection.exec_driver_sql("SELECT what FROM log ORDER BY n"))]
+        order = await _logged(engine)
         assert order == ["before", "orm", "orm, again", "during"]
     finally:
         await writer.close()
         await engine.dispose()
+
+
+async def _log_database(path: Path) -> tuple[AsyncEngine, Any, SQLiteDirectWriter]:
+    """An SQLite file with a `log` table, its sessions and its direct writer (the group-commit tests)."""
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    sessionmaker = create_sessionmaker(engine)
+    writer = SQLiteDirectWriter.for_engine(engine, sessionmaker)
+    async with engine.begin() as connection:
+        await connection.exec_driver_sql("CREATE TABLE log (n INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL)")
+    return engine, sessionmaker, writer
+
+
+def _adder(groups: SQLiteGroupCommits) -> Callable[[str], asyncio.Future]:
+    """`add(name)`: queue `name` for the group commits; the future is settled with it once committed."""
+    def add(name: str) -> asyncio.Future:
+        done = asyncio.get_running_loop().create_future()
+        groups.add((name, done))
+        return done
+    return add
+
+
+async def _logged(engine: AsyncEngine) -> list[str]:
+    async with engine.connect() as connection:
+        return [row[0] for row in (await connection.exec_driver_sql("SELECT what FROM log ORDER BY n"))]
 
 
 async def _concurrent_increments(engine: AsyncEngine, workers: int) -> int:
