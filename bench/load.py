@@ -72,6 +72,7 @@ import httpx  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from app.client import ClientError, TablestakesClient  # noqa: E402
+from app.commands import tune_gc  # noqa: E402
 from app.games.registry import game_names, get_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,6 +110,7 @@ class Share:
         self.acts: list[tuple[str, int, float, tuple[int, ...]]] = []  # table, version, sent at, the group
         self.games = 0
         self.refused = 0
+        self.cpu_seconds = 0.0  # the process's own CPU in the window
 
     def act(self, table: str, version: int, sent: float, group: tuple[int, ...]) -> None:
         self.acts.append((table, version, sent, group))
@@ -123,7 +125,8 @@ class Share:
 
     def result(self) -> dict[str, Any]:
         return {"latencies": self.latencies(), "sizes": self.arrivals.sizes, "actions": len(self.acts),
-                "games": self.games, "refused": self.refused}
+                "games": self.games, "refused": self.refused,
+                "cpu_seconds": self.cpu_seconds}
 
 
 class Run:
@@ -142,6 +145,7 @@ class Run:
         self.rss_connected = 0.0
         self.window = 0.0
         self.cpu_seconds = 0.0
+        self.client_cpu_seconds = 0.0  # the players' processes, all of them: they share the machine's cores
         self.worker_cpu_seconds = 0.0  # the server's child processes: the hard bots' workers
         self.relayed: int | None = None  # table messages relayed between nodes (several nodes only)
 
@@ -152,6 +156,7 @@ class Run:
             self.actions += share["actions"]
             self.games += share["games"]
             self.refused += share["refused"]
+            self.client_cpu_seconds += share["cpu_seconds"]
 
     def numbers(self) -> dict[str, float]:
         latencies = sorted(self.latencies)
@@ -162,16 +167,18 @@ class Run:
             "p95 ms": percentile(latencies, 0.95) * 1000,
             "p99 ms": percentile(latencies, 0.99) * 1000,
             "cpu ms/action": self.cpu_seconds * 1000 / actions if actions else 0.0,
+            "players' cpu ms/action": self.client_cpu_seconds * 1000 / actions if actions else 0.0,
             "bytes/update/seat": statistics.median(self.sizes) if self.sizes else 0.0,
             "rss MiB": self.rss_connected,
         }
 
     def report(self) -> None:
         n = self.numbers()
+        players_cpu = n["players' cpu ms/action"]
         print(f"  {self.label}: set-up {self.setup_seconds:.1f} s; {self.actions} actions in {self.window:.1f} s "
               f"= {n['actions/s']:.0f}/s ({self.games} games, {self.refused} refused as stale); "
               f"p50/p95/p99 {n['p50 ms']:.1f} / {n['p95 ms']:.1f} / {n['p99 ms']:.1f} ms; "
-              f"CPU {n['cpu ms/action']:.3f} ms/action; {n['bytes/update/seat']:.0f} B/update/seat; "
+              f"CPU {n['cpu ms/action']:.3f} ms/action (the players' processes {players_cpu:.3f}); {n['bytes/update/seat']:.0f} B/update/seat; "
               f"RSS {n['rss MiB']:.0f} MiB"
               + (f"; {self.relayed} table messages relayed between nodes" if self.relayed is not None else "")
               + (f"; server's move-to-every-seat-sent p50 <= {self.bots['server p50 ms']:g} ms, p95 <= "
@@ -555,10 +562,14 @@ async def group_loop(args: argparse.Namespace, share: Share, clients: list[Table
             share.games += 1
         if time.monotonic() >= stop_at:
             return
+        finished = table_id
         if args.next == "rematch":
             table_id = await rematch_table(clients, group, table_id)
         else:
             table_id = await form_table(args, clients, group, semaphore)
+        for index in group:  # a player keeps the table it plays, not every table it played (a heap that grows)
+            clients[index].tables.pop(finished, None)
+            clients[index].notices.clear()
         if args.nodes and args.nodes > 1:
             await asyncio.gather(*(follow_table_node(clients[index], table_id) for index in group))
 
@@ -770,11 +781,20 @@ def client_process(pipe: Any, kind: str, settings: dict[str, Any], url: str, pla
     share_of = {"tablestakes": tablestakes_share, "bare": bare_share}[kind]
 
     async def ready() -> float:
+        # The players' processes run the cycle collector as the servers do (app.commands.tune_gc): with Python's
+        # defaults their collections (up to 0.3 s each over the tables they hold) held every update they were
+        # about to time, and the latencies measured the players' pauses.
+        tune_gc()
         pipe.send(("ready", None))
-        return await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        stop_at = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        cpu_at_start[0] = time.process_time()
+        return stop_at
+
+    cpu_at_start = [0.0]
 
     try:
         share = asyncio.run(share_of(args, url, players, first_group, ready))
+        share.cpu_seconds = time.process_time() - cpu_at_start[0]
         pipe.send(("done", share.result()))
     except BaseException:
         pipe.send(("failed", traceback.format_exc()))
