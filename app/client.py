@@ -50,7 +50,6 @@ class TableState:
     version: int = -1
     public: dict[str, Any] = field(default_factory=dict)
     private: dict[str, Any] = field(default_factory=dict)
-    view: dict[str, Any] = field(default_factory=dict)  # the seat's whole view (the game's, but for bots' memory)
     legal: list[dict[str, Any]] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)  # with the clock's turn timers as wall-clock times
     sent_info: dict[str, Any] = field(default_factory=dict)  # as sent: the turn timers apart, in `turns`
@@ -60,6 +59,16 @@ class TableState:
     received_at: float = 0.0
     node: str | None = None  # the server playing the table, and the seat token it gave (docs/cluster.md)
     seat_token: str | None = None
+    _view: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The seat's whole view (the game's, but for bots' memory), worked out from `public` and `private` when
+        asked: a socket that only follows the table never pays for it."""
+        if self._view is None:
+            info = self.sent_info
+            self._view = wire_for(info["game"]).expand(self.public, self.private, info["my_seat"]) if info else {}
+        return self._view
 
     def apply(self, message: dict[str, Any]) -> None:
         """Take one table message: a full state (sync, catch_up) or an update's patches, and its events."""
@@ -95,7 +104,7 @@ class TableState:
         self.events.extend({**event, "version": first + index} for index, event in enumerate(events))
         del self.events[:-200]
         self.version = message["version"]
-        self.view = wire_for(self.sent_info["game"]).expand(self.public, self.private, self.sent_info["my_seat"])
+        self._view = None
         self.messages += 1
         self.received_at = time.perf_counter()
 
@@ -142,7 +151,8 @@ class TablestakesClient:
         self.keep_messages = True
         self._ids = itertools.count(1)
         self._pending: dict[Any, asyncio.Future] = {}
-        self._changed = asyncio.Condition()
+        # wait_for's waiters: (predicate, future), woken after the message that may have made the predicate true
+        self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
         self._reader: asyncio.Task | None = None
         self._hello = asyncio.Event()
         self._hello_message: dict[str, Any] | None = None
@@ -250,8 +260,7 @@ class TablestakesClient:
             self._pending.clear()
             if self.auto_reconnect and not self._closing and self.close_code not in (4401, 4403, 4409):
                 asyncio.get_running_loop().create_task(self._reconnect())
-            async with self._changed:
-                self._changed.notify_all()
+            self._wake_waiters(everyone=True)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         if self.keep_messages:
@@ -277,11 +286,25 @@ class TablestakesClient:
             self._pending.pop(request_id).set_result(message)
         for listener in self._listeners:
             listener(message)
-        asyncio.get_running_loop().create_task(self._notify())
+        if self._waiters:
+            self._wake_waiters()
 
-    async def _notify(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
+    def _wake_waiters(self, *, everyone: bool = False) -> None:
+        """Wake the waiters whose predicate holds now (every one with `everyone`, and those whose predicate raised:
+        each looks again itself). Right here, not through a task and a lock per message."""
+        still = []
+        for predicate, waiter in self._waiters:
+            if waiter.done():
+                continue
+            try:
+                woken = everyone or predicate()
+            except Exception:
+                woken = True  # the waiter evaluates it again and gets the error itself
+            if woken:
+                waiter.set_result(None)
+            else:
+                still.append((predicate, waiter))
+        self._waiters = still
 
     def on_message(self, listener: Callable[[dict[str, Any]], None]) -> None:
         self._listeners.append(listener)
@@ -349,9 +372,24 @@ class TablestakesClient:
         return await self.request({"type": "ping"})
 
     async def wait_for(self, predicate: Callable[[], bool], timeout: float | None = None) -> None:
-        """Wait until `predicate()` holds (checked after every message)."""
-        async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(predicate), timeout or self.timeout)
+        """Wait until `predicate()` holds (checked after every message); it holds when this returns. Raises
+        TimeoutError after `timeout` seconds (the client's timeout by default)."""
+        if predicate():
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (timeout or self.timeout)
+        while True:
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.append((predicate, waiter))
+            expiry = loop.call_at(deadline, _time_out, waiter)
+            try:
+                await waiter
+            finally:
+                expiry.cancel()
+                if not waiter.done():  # cancelled: no message will look for it any more
+                    waiter.cancel()
+            if predicate():
+                return
 
     async def wait_closed(self, timeout: float | None = None) -> int | None:
         if self._reader is not None:
@@ -416,6 +454,11 @@ class TablestakesClient:
     async def close(self) -> None:
         await self.disconnect()
         await self.http.aclose()
+
+
+def _time_out(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_exception(TimeoutError("the awaited state did not come in time"))
 
 
 def bot_chooser(bot: Any) -> Callable[[TableState], dict[str, Any] | None]:
