@@ -51,46 +51,73 @@ FINISHED_KEPT = 512  # finished tables whose rematch copy stays in memory (every
 # A rematch's room, written already started (built once: building a statement costs more than running it).
 _INSERT_ROOM = insert(Room.__table__)
 
-# KEYS: state hash, agreed set, declined set, due zset.
+# A rematch is one hash, `rematch:<old table>`: status, deadline, humans, new_table, reason, and one field per person
+# who answered, "answer:<user id>" = "yes" or "no". One hash, so that an answer is two commands of the script (read
+# it all, write it back): each redis.call is a trip out of Lua and back, and on the in-process stand-in those trips
+# were most of an answer's cost (~1.4 ms of the event loop per answer with three keys and a dozen calls).
+ANSWER_FIELD = "answer:"
+
+# KEYS: state hash, due zset.
 # ARGV: old table, user, agree (1/0), humans (count), deadline ms, new table id, ttl seconds.
-# Returns outcome, status, decided (1/0), and the rematch as it is now: the state hash (flat), the agreed and the
-# declined user ids, so that telling everyone needs no second read. A key's time to live is set when it is written.
+# Returns outcome, status, decided (1/0), and the hash as it is now (flat), so that telling everyone needs no second
+# read. The hash's time to live is set when the rematch opens.
 ANSWER = """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then
-  redis.call('HSET', KEYS[1], 'status', 'pending', 'deadline', ARGV[5], 'humans', ARGV[4])
-  redis.call('HSETNX', KEYS[1], 'new_table', ARGV[6])
-  redis.call('EXPIRE', KEYS[1], ARGV[7])
-  redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
-  status = 'pending'
+local unpack = unpack or table.unpack
+local flat = redis.call('HGETALL', KEYS[1])
+local state = {}
+for i = 1, #flat, 2 do state[flat[i]] = flat[i + 1] end
+local opened = false
+if not state['status'] then
+  state['status'] = 'pending'
+  state['deadline'] = ARGV[5]
+  state['humans'] = ARGV[4]
+  if not state['new_table'] then state['new_table'] = ARGV[6] end
+  opened = true
 end
 local outcome = 'closed'
-if status == 'pending' then
+local mine = 'answer:' .. ARGV[2]
+local changed = opened
+if state['status'] == 'pending' then
   if ARGV[3] == '1' then
-    if redis.call('SISMEMBER', KEYS[3], ARGV[2]) == 1 then
+    if state[mine] == 'no' then
       outcome = 'declined_before'
     else
-      redis.call('SADD', KEYS[2], ARGV[2])
-      redis.call('EXPIRE', KEYS[2], ARGV[7])
       outcome = 'agreed'
+      changed = changed or state[mine] ~= 'yes'
+      state[mine] = 'yes'
     end
   else
-    local was = redis.call('SREM', KEYS[2], ARGV[2])
-    redis.call('SADD', KEYS[3], ARGV[2])
-    redis.call('EXPIRE', KEYS[3], ARGV[7])
-    if was == 1 then outcome = 'withdrew' else outcome = 'declined' end
+    if state[mine] == 'yes' then outcome = 'withdrew' else outcome = 'declined' end
+    changed = changed or state[mine] ~= 'no'
+    state[mine] = 'no'
   end
 end
-local agreed = redis.call('SMEMBERS', KEYS[2])
-local declined = redis.call('SMEMBERS', KEYS[3])
-local decided = 0
-if status == 'pending' and #agreed + #declined >= tonumber(redis.call('HGET', KEYS[1], 'humans')) then
-  if #agreed > 0 then status = 'starting' else status = 'cancelled' end
-  redis.call('HSET', KEYS[1], 'status', status)
-  redis.call('ZREM', KEYS[4], ARGV[1])
-  decided = 1
+local answered, agreed = 0, 0
+for field, value in pairs(state) do
+  if string.sub(field, 1, 7) == 'answer:' then
+    answered = answered + 1
+    if value == 'yes' then agreed = agreed + 1 end
+  end
 end
-return {outcome, status, decided, redis.call('HGETALL', KEYS[1]), agreed, declined}
+local decided = 0
+if state['status'] == 'pending' and answered >= tonumber(state['humans']) then
+  if agreed > 0 then state['status'] = 'starting' else state['status'] = 'cancelled' end
+  decided = 1
+  changed = true
+end
+local now = {}
+for field, value in pairs(state) do
+  now[#now + 1] = field
+  now[#now + 1] = value
+end
+if changed then redis.call('HSET', KEYS[1], unpack(now)) end
+if opened then redis.call('EXPIRE', KEYS[1], ARGV[7]) end
+if decided == 1 then
+  if not opened then redis.call('ZREM', KEYS[2], ARGV[1]) end
+elseif opened then
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+end
+return {outcome, state['status'], decided, now}
 """
 
 # KEYS: due zset. ARGV: now ms, key prefix. Closes every pending rematch past its deadline; returns their old ids.
@@ -100,8 +127,14 @@ local closed = {}
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
   local key = ARGV[2] .. id
-  if redis.call('HGET', key, 'status') == 'pending' then
-    if redis.call('SCARD', key .. ':agreed') > 0 then
+  local flat = redis.call('HGETALL', key)
+  local status, agreed = nil, false
+  for i = 1, #flat, 2 do
+    if flat[i] == 'status' then status = flat[i + 1] end
+    if string.sub(flat[i], 1, 7) == 'answer:' and flat[i + 1] == 'yes' then agreed = true end
+  end
+  if status == 'pending' then
+    if agreed then
       redis.call('HSET', key, 'status', 'starting')
     else
       redis.call('HSET', key, 'status', 'cancelled')
@@ -161,7 +194,7 @@ class RematchService:
 
     @staticmethod
     def _keys(table_id: str) -> list[str]:
-        return [KEY + table_id, KEY + table_id + ":agreed", KEY + table_id + ":declined", DUE_KEY]
+        return [KEY + table_id, DUE_KEY]
 
     # --- what players ask ------------------------------------------------------------------------------
 
@@ -184,13 +217,13 @@ class RematchService:
                 # The stake is taken before the agreement counts, so a table never starts on a missing stake; it
                 # goes back below if the agreement came too late.
                 await self._stake(finished, new_table, user_id)
-        outcome, status, decided, fields, agreed, declined = await self._answer(
+        outcome, status, decided, fields = await self._answer(
             keys=self._keys(table_id),
             args=[table_id, user_id, 1 if agree else 0, len(set(finished.humans)),
                   self._now_ms() + int(self.settings.rematch_wait_seconds * 1000), new_table,
                   int(self.settings.rematch_wait_seconds) + 3600])
         outcome, status = _text(outcome), _text(status)
-        state = _state(dict(zip(fields[::2], fields[1::2])), agreed, declined)
+        state = _state(dict(zip(fields[::2], fields[1::2])))
         if staked and outcome in ("closed", "declined_before", "withdrew"):
             await self._refund(finished, new_table, user_id)
         if outcome == "declined_before":
@@ -361,13 +394,7 @@ class RematchService:
                         meta=data.get("meta") or {})
 
     async def _state(self, table_id: str) -> dict[str, Any]:
-        # One round trip for the three keys (a pipeline, not a transaction: the scripts make every change whole).
-        async with self.runtime.redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(KEY + table_id)
-            pipe.smembers(KEY + table_id + ":agreed")
-            pipe.smembers(KEY + table_id + ":declined")
-            raw, agreed, declined = await pipe.execute()
-        return _state(raw, agreed, declined)
+        return _state(await self.runtime.redis.hgetall(KEY + table_id))
 
     def view(self, finished: Finished, state: dict[str, Any]) -> dict[str, Any]:
         """The rematch as its players see it, from its state (`_state`)."""
@@ -408,11 +435,15 @@ def _seat(seat: dict[str, Any]) -> Seat:
     return Seat("bot", seat["name"], bot_level=seat.get("bot_level") or "medium")
 
 
-def _state(fields: dict[Any, Any], agreed: Any, declined: Any) -> dict[str, Any]:
-    """A rematch's state from its three keys: the hash's fields, and the agreed and declined user ids as text."""
-    state = {_text(k): _text(v) for k, v in fields.items()}
-    state["agreed"] = {_text(m) for m in agreed}
-    state["declined"] = {_text(m) for m in declined}
+def _state(fields: dict[Any, Any]) -> dict[str, Any]:
+    """A rematch's state from its hash: its fields but the answers, and the agreed and declined user ids as text."""
+    state: dict[str, Any] = {"agreed": set(), "declined": set()}
+    for key, value in fields.items():
+        key, value = _text(key), _text(value)
+        if key.startswith(ANSWER_FIELD):
+            state["agreed" if value == "yes" else "declined"].add(key[len(ANSWER_FIELD):])
+        else:
+            state[key] = value
     return state
 
 

@@ -110,6 +110,21 @@ async def test_a_friend_who_declines_drops_the_seat_and_too_few_seats_mean_no_re
     assert getattr(refused.value, "code", None) in ("rematch_declined", "rematch_closed")
 
 
+async def test_who_agreed_may_take_it_back_and_who_declined_may_not_agree_again(online):
+    ada, bob = await online.player("ada"), await online.player("bob")
+    old = await friends_game(ada, bob)
+    assert (await rematch(ada, old))["agreed"] == ["ada"]
+    withdrawn = await rematch(ada, old, agree=False)  # still waiting for bob: ada's no replaces her yes
+    assert withdrawn["event"] == "waiting" and withdrawn["agreed"] == [] and withdrawn["declined"] == ["ada"]
+    assert withdrawn["waiting_for"] == ["bob"]
+    with pytest.raises(Exception) as refused:
+        await rematch(ada, old)
+    assert getattr(refused.value, "code", None) == "rematch_declined"
+    closed = await rematch(bob, old)  # everyone has answered now: bob alone is too few for a table
+    assert closed["event"] == "cancelled" and closed["reason"] == "not_enough_players"
+    assert closed["agreed"] == ["bob"] and closed["declined"] == ["ada"] and closed["waiting_for"] == []
+
+
 async def test_one_leaving_while_two_agree_at_the_same_moment_gives_one_table_without_the_leaver(online):
     ada, bob, cy = await online.player("ada"), await online.player("bob"), await online.player("cyd")
     room = await ada.post("/api/rooms", {"game": "stakes", "seats": 3})
