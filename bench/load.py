@@ -111,6 +111,13 @@ class Share:
         self.games = 0
         self.refused = 0
         self.cpu_seconds = 0.0  # the process's own CPU in the window
+        self._cpu_at_start = 0.0
+
+    def window_starts(self) -> None:
+        self._cpu_at_start = time.process_time()
+
+    def window_ends(self) -> None:
+        self.cpu_seconds = time.process_time() - self._cpu_at_start
 
     def act(self, table: str, version: int, sent: float, group: tuple[int, ...]) -> None:
         self.acts.append((table, version, sent, group))
@@ -178,7 +185,8 @@ class Run:
         print(f"  {self.label}: set-up {self.setup_seconds:.1f} s; {self.actions} actions in {self.window:.1f} s "
               f"= {n['actions/s']:.0f}/s ({self.games} games, {self.refused} refused as stale); "
               f"p50/p95/p99 {n['p50 ms']:.1f} / {n['p95 ms']:.1f} / {n['p99 ms']:.1f} ms; "
-              f"CPU {n['cpu ms/action']:.3f} ms/action (the players' processes {players_cpu:.3f}); {n['bytes/update/seat']:.0f} B/update/seat; "
+              f"CPU {n['cpu ms/action']:.3f} ms/action (the players' processes {players_cpu:.3f}); "
+              f"{n['bytes/update/seat']:.0f} B/update/seat; "
               f"RSS {n['rss MiB']:.0f} MiB"
               + (f"; {self.relayed} table messages relayed between nodes" if self.relayed is not None else "")
               + (f"; server's move-to-every-seat-sent p50 <= {self.bots['server p50 ms']:g} ms, p95 <= "
@@ -498,9 +506,11 @@ async def tablestakes_share(args: argparse.Namespace, url: str, players: list, f
                                    for i in group))
         stop_at = await ready()
         share.arrivals.sizes.clear()
+        share.window_starts()
         await asyncio.wait_for(asyncio.gather(*(
             group_loop(args, share, clients, group, table, stop_at, semaphore)
             for group, table in zip(groups, first_tables))), args.seconds + 120)
+        share.window_ends()
     finally:
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     return share
@@ -714,9 +724,11 @@ async def bare_share(args: argparse.Namespace, url: str, players: list, first_gr
                 except (TimeoutError, asyncio.TimeoutError):
                     pass
 
+    share.window_starts()
     try:
         await asyncio.gather(*(seat(sockets[index], table, position, group)
                                for table, group in zip(tables, groups) for position, index in enumerate(group)))
+        share.window_ends()
     finally:
         await asyncio.gather(*(p.socket.close() for p in sockets), return_exceptions=True)
     return share
@@ -786,15 +798,10 @@ def client_process(pipe: Any, kind: str, settings: dict[str, Any], url: str, pla
         # about to time, and the latencies measured the players' pauses.
         tune_gc()
         pipe.send(("ready", None))
-        stop_at = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
-        cpu_at_start[0] = time.process_time()
-        return stop_at
-
-    cpu_at_start = [0.0]
+        return await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
 
     try:
         share = asyncio.run(share_of(args, url, players, first_group, ready))
-        share.cpu_seconds = time.process_time() - cpu_at_start[0]
         pipe.send(("done", share.result()))
     except BaseException:
         pipe.send(("failed", traceback.format_exc()))
