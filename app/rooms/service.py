@@ -265,15 +265,16 @@ class RoomService:
             room.status, room.table_id, room.updated_at = "started", table_id or new_table_id(), self.clock.now()
             table_id, game, options, turn_seconds = room.table_id, room.game, room.options, room.turn_seconds
         await self.create_table(room_id, table_id, game, options, turn_seconds, taken, tables, timing,
-                                on_failure={"status": "open", "table_id": None})
+                                on_failure={"status": "open", "table_id": None}, host_id=host.id)
         async with self.runtime.reader() as session:
             return (await session.scalars(select(Room).where(Room.id == room_id))).one()
 
     async def create_table(self, room_id: str, table_id: str, game: str, options: dict[str, Any],
                            turn_seconds: float, taken: list[dict[str, Any]], tables: TableManager,
-                           timing: TableTiming, *, on_failure: dict[str, Any]) -> None:
+                           timing: TableTiming, *, on_failure: dict[str, Any], host_id: int) -> None:
         """The friends table of a room already marked started with `table_id`, its seats as the room holds them.
-        If the table cannot be made the room gets `on_failure` (open again for its host, or closed)."""
+        If the table cannot be made the room gets `on_failure` (open again for its host, or closed). The table's
+        meta keeps the room's host and options as the room has them (a rematch's new room copies them)."""
         seats = [
             Seat("human", seat["name"], user_id=seat["user_id"], bot_level="medium") if "user_id" in seat
             else Seat("bot", seat["name"], bot_level=seat["bot"])
@@ -283,7 +284,7 @@ class RoomService:
             options = get_game(game).check_options(len(seats), options)
             await tables.create(game=game, seats=seats, mode="friends", options=options, table_id=table_id,
                                 timing=TableTiming(**{**timing.__dict__, "turn_seconds": turn_seconds}),
-                                meta={"room": room_id})
+                                meta={"room": room_id, "host": host_id, "room_options": options})
         except Exception as failure:
             async with self.runtime.transaction() as session:
                 await session.execute(update(Room).where(Room.id == room_id).values(**on_failure))

@@ -151,6 +151,15 @@ class RematchRefused(TableError):
 
 
 @dataclass
+class OldRoom:
+    """What a friends rematch copies from the finished table's room."""
+
+    host_id: int
+    options: dict[str, Any]
+    turn_seconds: float
+
+
+@dataclass
 class Finished:
     """What a rematch copies from the finished table: its record and its live row (timing, meta)."""
 
@@ -305,11 +314,10 @@ class RematchService:
 
     async def _start_room(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
         """Friends: a new room like the old one with the seats whose people agreed (and the bots), started at once
-        with the new table. The old room is read outside the write turn, and the new room is written already
-        started: nobody else can see it yet, so there is nothing to claim (RoomService.start's first step)."""
-        async with self.runtime.reader() as session:
-            old = (await session.execute(select(Room.host_id, Room.options, Room.turn_seconds)
-                                         .where(Room.id == finished.meta.get("room")))).one_or_none()
+        with the new table. The old room's host and options come with the table (its meta); a table made before
+        they did reads them from the room. The new room is written already started: nobody else can see it yet, so
+        there is nothing to claim (RoomService.start's first step)."""
+        old = await self._old_room(finished)
         host_id = old.host_id if old is not None and old.host_id in agreed else agreed[0]
         seats: list[dict[str, Any]] = []
         for seat in finished.seats:
@@ -333,8 +341,17 @@ class RematchService:
         await self.runtime.write(insert_room)  # one trip on SQLite: the appends wait less behind it
         await self.rooms.create_table(room_id, table_id, finished.game, options, turn_seconds, seats,
                                       self.realtime.tables, self.realtime.tables.timing,
-                                      on_failure={"status": "closed"})
+                                      on_failure={"status": "closed"}, host_id=host_id)
         return table_id
+
+    async def _old_room(self, finished: Finished) -> OldRoom | None:
+        meta = finished.meta
+        if "host" in meta and "room_options" in meta:
+            return OldRoom(meta["host"], meta["room_options"], finished.timing.turn_seconds)
+        async with self.runtime.reader() as session:
+            row = (await session.execute(select(Room.host_id, Room.options, Room.turn_seconds)
+                                         .where(Room.id == meta.get("room")))).one_or_none()
+        return OldRoom(row.host_id, row.options, row.turn_seconds) if row is not None else None
 
     # --- stakes ----------------------------------------------------------------------------------------
 

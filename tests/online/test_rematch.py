@@ -7,7 +7,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.client import TablestakesClient
 from app.realtime.protocol import RematchData
@@ -76,7 +76,11 @@ async def test_two_friends_agree_and_get_one_new_table_with_the_same_seats(onlin
     assert await seat_names(online, new) == await seat_names(online, old)
     async with online.server.runtime.sessionmaker() as session:
         rooms = list(await session.scalars(select(Room).where(Room.table_id == new)))
+        first_room = (await session.scalars(select(Room).where(Room.table_id == old))).one()
     assert len(rooms) == 1 and rooms[0].status == "started"
+    # the old room's host, options and turn time (carried by the table) are the new room's
+    assert (rooms[0].host_id, rooms[0].options, rooms[0].turn_seconds) == (
+        first_room.host_id, first_room.options, first_room.turn_seconds)
     await play(new, ada, bob)  # and the rematch is played to the end like any friends game
     async with online.server.runtime.sessionmaker() as session:
         assert (await session.get(GameRecord, new)).mode == "friends"
@@ -223,3 +227,24 @@ async def test_the_copy_kept_from_the_table_is_what_the_record_says_and_a_forgot
     service._finished_kept.clear()  # as on a node where the game did not finish, or after a restart
     assert (await rematch(ada, old))["agreed"] == ["ada"]
     assert (await rematch(bob, old))["event"] == "started"
+
+
+async def test_a_table_whose_meta_does_not_name_its_room_host_gets_its_rematch_room_from_the_room(online):
+    # Tables made before their meta carried the room's host and options: the rematch reads the room instead.
+    ada, bob = await online.player("ada"), await online.player("bob")
+    room = await ada.post("/api/rooms", {"game": "stakes", "seats": 2, "turn_seconds": 45})
+    await ada.post(f"/api/rooms/{room['id']}/invitations", {"username": bob.user["username"]})
+    invitation = (await bob.get("/api/invitations"))["invitations"][0]
+    await bob.post(f"/api/invitations/{invitation['id']}/accept")
+    old = (await ada.post(f"/api/rooms/{room['id']}/start"))["table_id"]
+    await play(old, ada, bob)
+    service = online.server.app.state.realtime.rematch
+    kept = await service._finished(old)
+    del kept.meta["host"], kept.meta["room_options"]
+    async with online.server.runtime.transaction() as session:  # what only the room says, not the table
+        await session.execute(update(Room).where(Room.id == room["id"]).values(turn_seconds=50))
+    assert (await rematch(bob, old))["agreed"] == ["bob"]
+    new = (await rematch(ada, old))["table_id"]
+    async with online.server.runtime.sessionmaker() as session:
+        new_room = (await session.scalars(select(Room).where(Room.table_id == new))).one()
+    assert (new_room.host_id, new_room.turn_seconds) == (ada.user["id"], 50)
