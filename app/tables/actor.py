@@ -1101,8 +1101,15 @@ class TableActor:
         wire = self._wire
         private = wire.private(self.game, seat)
         before = self._sent_private.get(seat)
-        private_patch = diff(wire.follow_private(before, seat_events, seat), private) if before is not None else private
-        self._sent_private[seat] = private
+        if before is None:
+            private_patch = self._sent_private[seat] = private
+        else:
+            followed = wire.follow_private(before, seat_events, seat)
+            private_patch = diff(followed, private)
+            if private_patch or followed is not before:
+                self._sent_private[seat] = private
+            # else the seat's part did not change (most seats, most moves): the baseline kept is the one already
+            # sent, and the equal copy just built is freed at once instead of living on to the collector's next pass
         legal = self.game.legal_actions(seat) if playing else []
         legal_part = ""
         if legal != self._sent_legal.get(seat):
