@@ -280,11 +280,11 @@ class RoomService:
             else Seat("bot", seat["name"], bot_level=seat["bot"])
             for seat in taken
         ]
+        meta = {"room": room_id, "host": host_id, "room_options": options}
         try:
             options = get_game(game).check_options(len(seats), options)
             await tables.create(game=game, seats=seats, mode="friends", options=options, table_id=table_id,
-                                timing=TableTiming(**{**timing.__dict__, "turn_seconds": turn_seconds}),
-                                meta={"room": room_id, "host": host_id, "room_options": options})
+                                timing=TableTiming(**{**timing.__dict__, "turn_seconds": turn_seconds}), meta=meta)
         except Exception as failure:
             async with self.runtime.transaction() as session:
                 await session.execute(update(Room).where(Room.id == room_id).values(**on_failure))
