@@ -76,16 +76,17 @@ export function ReplayScreen({ params }) {
   const last = meta ? meta.steps - 1 : 0;
   const goTo = (target) => setStep(Math.max(0, Math.min(last, target)));
   useEffect(() => {
+    const moves = { ArrowLeft: (at) => at - 1, ArrowRight: (at) => at + 1, Home: () => 0, End: () => last };
     const keys = (event) => {
       if (event.target.closest && event.target.closest('input, select, textarea')) return;
-      const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last };
       if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
       event.preventDefault();
-      goTo(moves[event.key]);
+      // From the step shown now: a key pressed right after a click can come before this listener is made anew.
+      setStep((at) => Math.max(0, Math.min(last, moves[event.key](at))));
     };
     window.addEventListener('keydown', keys);
     return () => window.removeEventListener('keydown', keys);
-  }, [step, last]);
+  }, [last]);
 
   const module = meta ? gameModule(meta.game) : null;
   const frame = frames?.[step % PAGE] || null;
