@@ -383,11 +383,9 @@ class TablestakesClient:
             self._waiters.append((predicate, waiter))
             expiry = loop.call_at(deadline, _time_out, waiter)
             try:
-                await waiter
+                await waiter  # a cancelled wait cancels the waiter too: _wake_waiters then drops it
             finally:
                 expiry.cancel()
-                if not waiter.done():  # cancelled: no message will look for it any more
-                    waiter.cancel()
             if predicate():
                 return
 

@@ -232,17 +232,12 @@ async def test_the_copy_kept_from_the_table_is_what_the_record_says_and_a_forgot
 async def test_a_table_whose_meta_does_not_name_its_room_host_gets_its_rematch_room_from_the_room(online):
     # Tables made before their meta carried the room's host and options: the rematch reads the room instead.
     ada, bob = await online.player("ada"), await online.player("bob")
-    room = await ada.post("/api/rooms", {"game": "stakes", "seats": 2, "turn_seconds": 45})
-    await ada.post(f"/api/rooms/{room['id']}/invitations", {"username": bob.user["username"]})
-    invitation = (await bob.get("/api/invitations"))["invitations"][0]
-    await bob.post(f"/api/invitations/{invitation['id']}/accept")
-    old = (await ada.post(f"/api/rooms/{room['id']}/start"))["table_id"]
-    await play(old, ada, bob)
+    old = await friends_game(ada, bob)
     service = online.server.app.state.realtime.rematch
     kept = await service._finished(old)
     del kept.meta["host"], kept.meta["room_options"]
     async with online.server.runtime.transaction() as session:  # what only the room says, not the table
-        await session.execute(update(Room).where(Room.id == room["id"]).values(turn_seconds=50))
+        await session.execute(update(Room).where(Room.table_id == old).values(turn_seconds=50))
     assert (await rematch(bob, old))["agreed"] == ["bob"]
     new = (await rematch(ada, old))["table_id"]
     async with online.server.runtime.sessionmaker() as session:
