@@ -79,6 +79,52 @@ async def test_the_direct_sqlite_writer_commits_whole_rolls_back_whole_and_takes
         await engine.dispose()
 
 
+async def test_the_sqlite_writer_leaves_checkpoints_to_its_checkpointer_which_keeps_the_wal_small(tmp_path: Path):
+    """The writer's commits never checkpoint the WAL (a checkpoint there held every queued append up for 1-8 ms);
+    the checkpointer's thread copies the pages into the database file, so that SQLite starts the WAL over and the
+    file stops growing."""
+    path = tmp_path / "checkpoints.db"
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    writer = SQLiteDirectWriter(str(path), 30_000, create_sessionmaker(engine).class_.writers,
+                                checkpoint_seconds=0.01)
+    wal = Path(f"{path}-wal")
+    try:
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql("CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+        assert await writer.transaction(lambda c: c.execute("PRAGMA wal_autocheckpoint").fetchone()[0]) == 0
+
+        def write_pages(first: int):
+            # 600 rows of 4 KiB: about 1,200 pages, beyond the 1,000 at which SQLite would checkpoint by itself
+            return lambda c: c.executemany("INSERT INTO blobs VALUES (?, zeroblob(4096))",
+                                           [(first + n,) for n in range(600)])
+
+        sizes = []
+        for round_ in range(4):
+            await writer.transaction(write_pages(round_ * 600))
+            # A pass begun after the commit copied every page of the WAL: the next commit starts it over.
+            passes = writer.checkpointer.passes + 1
+            await _until(lambda: writer.checkpointer.passes > passes and writer.checkpointer.last is not None
+                         and 0 < writer.checkpointer.last[0] == writer.checkpointer.last[1])
+            sizes.append(wal.stat().st_size)
+        one_round = sizes[0]
+        assert one_round > 600 * 4096  # the round's pages went through the WAL
+        assert max(sizes) < 1.5 * one_round  # without the checkpointer's copies it would hold all four rounds
+        async with engine.connect() as connection:
+            assert (await connection.exec_driver_sql("SELECT count(*) FROM blobs")).scalar() == 2400
+    finally:
+        await writer.close()
+        await engine.dispose()
+    assert writer.checkpointer.last is not None  # it ran, and `close` stopped its thread
+    assert not any(thread.name == "sqlite-checkpointer" for thread in threading.enumerate())
+
+
+async def _until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await asyncio.sleep(0.01)
+
+
 async def test_an_orm_transaction_on_the_sqlite_writers_thread_commits_whole_rolls_back_whole_and_awaits_nothing_else(
         tmp_path: Path):
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'orm.db'}")
