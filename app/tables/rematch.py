@@ -8,8 +8,9 @@ least one yes, or when REMATCH_WAIT_SECONDS run out; those who did not agree are
 - staked: only people; each stake is taken again as that person agrees, and every stake is refunded if the rematch
   does not start.
 
-The state of a pending rematch lives in Redis and every step is one Lua script, so two people agreeing at the same
-moment (on any node) start exactly one table: only the call that closes the rematch gets to start or cancel it.
+The state of a pending rematch lives on a board (app/tables/rematch_board.py: Redis, or this process's memory on the
+embedded set-up) where every step is atomic, so two people agreeing at the same moment (on any node) start exactly
+one table: only the call that closes the rematch gets to start or cancel it.
 New tables are made by the paths each mode already uses (RoomService.create_table, matchmaking, TableManager.create).
 """
 
@@ -34,6 +35,7 @@ from app.rooms.service import require_enough_players
 from app.tables.actor import Seat, TableActor, TableError, TableTiming
 from app.tables.manager import new_table_id
 from app.tables.models import GameRecord, LiveTable
+from app.tables.rematch_board import ANSWER_FIELD, rematch_board
 from app.tables.store import json_copy, record_seats
 
 if TYPE_CHECKING:
@@ -44,107 +46,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-KEY = "rematch:"
-DUE_KEY = "rematch:due"
 STAKE_TICKET = 1  # one stake per person per rematch: who declined cannot agree again (their refund is final)
 FINISHED_KEPT = 512  # finished tables whose rematch copy stays in memory (every seat's answer reads it)
 # A rematch's room, written already started (built once: building a statement costs more than running it).
 _INSERT_ROOM = insert(Room.__table__)
-
-# A rematch is one hash, `rematch:<old table>`: status, deadline, humans, new_table, reason, and one field per person
-# who answered, "answer:<user id>" = "yes" or "no". One hash, so that an answer is two commands of the script (read
-# it all, write it back): each redis.call is a trip out of Lua and back, through the in-process stand-in's command
-# parsing (alone there, an answer took ~300 us with three keys and a dozen calls, ~210 us so).
-ANSWER_FIELD = "answer:"
-
-# KEYS: state hash, due zset.
-# ARGV: old table, user, agree (1/0), humans (count), deadline ms, new table id, ttl seconds.
-# Returns outcome, status, decided (1/0), and the hash as it is now (flat), so that telling everyone needs no second
-# read. The hash's time to live is set when the rematch opens.
-ANSWER = """
-local unpack = unpack or table.unpack
-local flat = redis.call('HGETALL', KEYS[1])
-local state = {}
-for i = 1, #flat, 2 do state[flat[i]] = flat[i + 1] end
-local opened = false
-if not state['status'] then
-  state['status'] = 'pending'
-  state['deadline'] = ARGV[5]
-  state['humans'] = ARGV[4]
-  if not state['new_table'] then state['new_table'] = ARGV[6] end
-  opened = true
-end
-local outcome = 'closed'
-local mine = 'answer:' .. ARGV[2]
-local changed = opened
-if state['status'] == 'pending' then
-  if ARGV[3] == '1' then
-    if state[mine] == 'no' then
-      outcome = 'declined_before'
-    else
-      outcome = 'agreed'
-      changed = changed or state[mine] ~= 'yes'
-      state[mine] = 'yes'
-    end
-  else
-    if state[mine] == 'yes' then outcome = 'withdrew' else outcome = 'declined' end
-    changed = changed or state[mine] ~= 'no'
-    state[mine] = 'no'
-  end
-end
-local answered, agreed = 0, 0
-for field, value in pairs(state) do
-  if string.sub(field, 1, 7) == 'answer:' then
-    answered = answered + 1
-    if value == 'yes' then agreed = agreed + 1 end
-  end
-end
-local decided = 0
-if state['status'] == 'pending' and answered >= tonumber(state['humans']) then
-  if agreed > 0 then state['status'] = 'starting' else state['status'] = 'cancelled' end
-  decided = 1
-  changed = true
-end
-local now = {}
-for field, value in pairs(state) do
-  now[#now + 1] = field
-  now[#now + 1] = value
-end
-if changed then redis.call('HSET', KEYS[1], unpack(now)) end
-if opened then redis.call('EXPIRE', KEYS[1], ARGV[7]) end
-if decided == 1 then
-  if not opened then redis.call('ZREM', KEYS[2], ARGV[1]) end
-elseif opened then
-  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
-end
-return {outcome, state['status'], decided, now}
-"""
-
-# KEYS: due zset. ARGV: now ms, key prefix. Closes every pending rematch past its deadline; returns their old ids.
-DUE = """
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 100)
-local closed = {}
-for _, id in ipairs(ids) do
-  redis.call('ZREM', KEYS[1], id)
-  local key = ARGV[2] .. id
-  local flat = redis.call('HGETALL', key)
-  local status, agreed = nil, false
-  for i = 1, #flat, 2 do
-    if flat[i] == 'status' then status = flat[i + 1] end
-    if string.sub(flat[i], 1, 7) == 'answer:' and flat[i + 1] == 'yes' then agreed = true end
-  end
-  if status == 'pending' then
-    if agreed then
-      redis.call('HSET', key, 'status', 'starting')
-    else
-      redis.call('HSET', key, 'status', 'cancelled')
-    end
-    table.insert(closed, id)
-  end
-end
-return closed
-"""
-
 
 class RematchRefused(TableError):
     pass
@@ -184,9 +89,7 @@ class RematchService:
         self.runtime = runtime
         self.realtime = realtime
         self.rooms = rooms
-        redis = runtime.redis
-        self._answer = redis.register_script(ANSWER)
-        self._due = redis.register_script(DUE)
+        self._board = rematch_board(runtime.redis, runtime.settings.redis_url, self._now_ms)
         # A finished table's record and live row never change again, so what a rematch copies is read once.
         # Kept as the read's future: the seats' answers arrive together, and one read serves them all.
         self._finished_kept: OrderedDict[str, asyncio.Future[Finished]] = OrderedDict()
@@ -201,10 +104,6 @@ class RematchService:
     def _now_ms(self) -> int:
         return int(self.runtime.clock.now().timestamp() * 1000)
 
-    @staticmethod
-    def _keys(table_id: str) -> list[str]:
-        return [KEY + table_id, DUE_KEY]
-
     # --- what players ask ------------------------------------------------------------------------------
 
     async def answer(self, table_id: str, user_id: int, agree: bool) -> dict[str, Any]:
@@ -214,41 +113,36 @@ class RematchService:
         if user_id not in finished.humans:
             raise RematchRefused("not_seated", "You had no seat at that table.")
         staked = finished.mode == "staked"
-        # The new table's id is fixed by whoever asks first (the script keeps the first one it is given).
+        # The new table's id is fixed by whoever asks first (the board keeps the first one it is given).
         new_table = new_table_id()
+        ttl_seconds = int(self.settings.rematch_wait_seconds) + 3600
         if staked:
             # With stakes it is fixed before any stake moves into the new table's pot.
-            redis, key = self.runtime.redis, KEY + table_id
-            if await redis.hsetnx(key, "new_table", new_table):
-                await redis.expire(key, int(self.settings.rematch_wait_seconds) + 3600)
-            new_table, status_now = (_text(value) for value in await redis.hmget(key, ["new_table", "status"]))
+            new_table, status_now = await self._board.fix_new_table(table_id, new_table, ttl_seconds)
             if agree and (status_now or "pending") == "pending":
                 # The stake is taken before the agreement counts, so a table never starts on a missing stake; it
                 # goes back below if the agreement came too late.
                 await self._stake(finished, new_table, user_id)
-        outcome, status, decided, fields = await self._answer(
-            keys=self._keys(table_id),
-            args=[table_id, user_id, 1 if agree else 0, len(set(finished.humans)),
-                  self._now_ms() + int(self.settings.rematch_wait_seconds * 1000), new_table,
-                  int(self.settings.rematch_wait_seconds) + 3600])
-        outcome, status = _text(outcome), _text(status)
-        state = _state(dict(zip(fields[::2], fields[1::2])))
+        answered = await self._board.answer(
+            table_id, user_id, agree, len(set(finished.humans)),
+            self._now_ms() + int(self.settings.rematch_wait_seconds * 1000), new_table, ttl_seconds)
+        outcome, status, state = answered.outcome, answered.status, _state(answered.fields)
         if staked and outcome in ("closed", "declined_before", "withdrew"):
             await self._refund(finished, new_table, user_id)
         if outcome == "declined_before":
             raise RematchRefused("rematch_declined", "You declined this rematch.")
         if outcome == "closed" and agree and status != "started":
             raise RematchRefused("rematch_closed", "This rematch is over.")
-        if int(decided):
+        if answered.decided:
             return await self._close(finished, status, state)
         return self._tell(finished, state)  # what everyone was told is the answer too
 
     async def tick(self) -> int:
-        """Close the rematches whose wait ran out (on any node: the script hands each to one caller)."""
+        """Close the rematches whose wait ran out (on any node: the board hands each to one caller)."""
         now_ms = self._now_ms()
-        if not await self.runtime.redis.zrangebyscore(DUE_KEY, "-inf", now_ms, start=0, num=1):
-            return 0  # most ticks: a plain read, not the script (on the in-process stand-in, a Lua compilation)
-        closed = [_text(old) for old in await self._due(keys=[DUE_KEY], args=[now_ms, KEY])]
+        if not await self._board.any_due(now_ms):
+            return 0  # most ticks: a look, not the closing step
+        closed = await self._board.take_due(now_ms)
         for old in closed:
             try:
                 finished = await self._finished(old)
@@ -284,7 +178,7 @@ class RematchService:
                 await self.realtime.online.stakes.refund_table(session, new_table, get_game(finished.game).title)
                 await self.realtime.online.stakes.mark_cancelled(session, new_table, self.runtime.clock.now())
         ended = {"status": "started" if made else "cancelled", "new_table": made or new_table, "reason": reason or ""}
-        await self.runtime.redis.hset(KEY + finished.id, mapping=ended)
+        await self._board.end(finished.id, ended)
         return self._tell(finished, {**state, **ended})
 
     async def _start(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
@@ -411,7 +305,7 @@ class RematchService:
                         meta=data.get("meta") or {})
 
     async def _state(self, table_id: str) -> dict[str, Any]:
-        return _state(await self.runtime.redis.hgetall(KEY + table_id))
+        return _state(await self._board.fields(table_id))
 
     def view(self, finished: Finished, state: dict[str, Any]) -> dict[str, Any]:
         """The rematch as its players see it, from its state (`_state`)."""
@@ -452,17 +346,13 @@ def _seat(seat: dict[str, Any]) -> Seat:
     return Seat("bot", seat["name"], bot_level=seat.get("bot_level") or "medium")
 
 
-def _state(fields: dict[Any, Any]) -> dict[str, Any]:
+def _state(fields: dict[str, str]) -> dict[str, Any]:
     """A rematch's state from its hash: its fields but the answers, and the agreed and declined user ids as text."""
     state: dict[str, Any] = {"agreed": set(), "declined": set()}
     for key, value in fields.items():
-        key, value = _text(key), _text(value)
         if key.startswith(ANSWER_FIELD):
             state["agreed" if value == "yes" else "declined"].add(key[len(ANSWER_FIELD):])
         else:
             state[key] = value
     return state
 
-
-def _text(value: Any) -> Any:
-    return value.decode() if isinstance(value, bytes) else value
