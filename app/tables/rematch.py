@@ -51,6 +51,7 @@ FINISHED_KEPT = 512  # finished tables whose rematch copy stays in memory (every
 # A rematch's room, written already started (built once: building a statement costs more than running it).
 _INSERT_ROOM = insert(Room.__table__)
 
+
 class RematchRefused(TableError):
     pass
 
