@@ -496,9 +496,10 @@ class WALCheckpointer:
             await asyncio.to_thread(thread.join)
 
     def _run(self) -> None:
-        connection = sqlite3.connect(self.path, check_same_thread=False, uri=self.path.startswith("file:"))
+        connection = self._connect()
+        if connection is None:
+            return  # stopped before it could open one
         try:
-            _set_up_sqlite_connection(connection, self.busy_timeout_ms)
             while not self._stopping.wait(self.period):
                 try:
                     self.checkpoint(connection)
@@ -506,6 +507,28 @@ class WALCheckpointer:
                     log.warning("checkpointing the SQLite WAL failed", exc_info=True)
         finally:
             connection.close()
+
+    def _connect(self) -> sqlite3.Connection | None:
+        """Its own connection, retried every period until it opens: the writer's connection never checkpoints,
+        so a checkpointer that gave up would leave the WAL growing for as long as the process runs."""
+        failures = 0
+        while not self._stopping.is_set():
+            connection: sqlite3.Connection | None = None
+            try:
+                connection = sqlite3.connect(self.path, check_same_thread=False, uri=self.path.startswith("file:"))
+                _set_up_sqlite_connection(connection, self.busy_timeout_ms)
+                if failures:
+                    log.warning("the SQLite WAL checkpointer opened its connection after %s failed tries", failures)
+                return connection
+            except sqlite3.Error:
+                if connection is not None:
+                    connection.close()
+                if failures == 0:  # once, not every period
+                    log.error("the SQLite WAL checkpointer cannot open %s; trying again every %s s", self.path,
+                              self.period, exc_info=True)
+                failures += 1
+                self._stopping.wait(self.period)
+        return None
 
     def checkpoint(self, connection: sqlite3.Connection) -> None:
         _busy, wal_pages, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()

@@ -19,8 +19,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config import Settings
-from app.core.db import (SQLiteDirectWriter, SQLiteGroupCommits, UTCDateTime, _WriterQueue, create_engine,
-                         create_sessionmaker)
+from app.core.db import (SQLiteDirectWriter, SQLiteGroupCommits, UTCDateTime, WALCheckpointer, _WriterQueue,
+                         create_engine, create_sessionmaker)
 from app.core.redis import close_redis, create_redis
 from tests.support import backends
 from tests.support.backends import make_settings
@@ -115,6 +115,36 @@ async def test_the_sqlite_writer_leaves_checkpoints_to_its_checkpointer_which_ke
         await writer.close()
         await engine.dispose()
     assert writer.checkpointer.last is not None  # it ran, and `close` stopped its thread
+    assert not any(thread.name == "sqlite-checkpointer" for thread in threading.enumerate())
+
+
+async def test_a_checkpointer_that_cannot_open_the_database_says_so_once_and_keeps_trying(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    """Its connection is the only one that checkpoints (the writer's never does): one that gave up at start would
+    let the WAL grow for the life of the process. It logs the failure once and opens the database once it can."""
+    path = tmp_path / "not yet" / "late.db"  # sqlite cannot create a file in a missing folder
+    checkpointer = WALCheckpointer(str(path), 1_000, period=0.01)
+    caplog.set_level("WARNING", logger="app.core.db")
+    checkpointer.start()
+    try:
+        await _until(lambda: any("cannot open" in r.getMessage() for r in caplog.records))
+        await asyncio.sleep(0.1)  # about ten more failed tries
+        assert checkpointer.passes == 0
+        assert [r.levelname for r in caplog.records if "cannot open" in r.getMessage()] == ["ERROR"]
+        path.parent.mkdir()
+        await _until(lambda: checkpointer.passes > 0)
+        assert any("opened its connection after" in r.getMessage() for r in caplog.records)
+    finally:
+        await checkpointer.stop()
+    assert not any(thread.name == "sqlite-checkpointer" for thread in threading.enumerate())
+
+
+async def test_a_checkpointer_stops_while_it_still_cannot_open_the_database(tmp_path: Path):
+    checkpointer = WALCheckpointer(str(tmp_path / "never" / "made.db"), 1_000, period=0.01)
+    checkpointer.start()
+    await asyncio.sleep(0.05)
+    await checkpointer.stop()
+    assert checkpointer.passes == 0
     assert not any(thread.name == "sqlite-checkpointer" for thread in threading.enumerate())
 
 
