@@ -33,7 +33,6 @@ import random
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
-from itertools import islice
 from typing import Any, ClassVar, Protocol
 
 from app import metrics
@@ -222,9 +221,7 @@ class TableActor:
         # Turn timers go out as tenths of a second after this wall-clock second (a few digits, not a whole time).
         self._clock_base = int(self._clock.time())
         self._wire = wire_for(self.game_name)
-        # The newest events, for reconnecting clients; the last one is numbered self.version and they run on without a
-        # gap, so an event's number is its position (no (version, event) pair per move for the cycle collector).
-        self._events: deque[Event] = deque(maxlen=EVENT_BUFFER)
+        self._events: deque[tuple[int, Event]] = deque(maxlen=EVENT_BUFFER)
         # Every event up to _history_version (the newest HISTORY_EVENTS), built when a seat first asks for the
         # history and brought up to date from _events at the next ask: nothing on the path of a move.
         self._history: deque[Event] = deque(maxlen=HISTORY_EVENTS)
@@ -401,7 +398,6 @@ class TableActor:
                 log.error("table %s: replaying entry %s gave version %s, the log says %s", self.id,
                           len(self.entries) + 1, self.version, entry.version)
                 self.version = entry.version
-                self._events.clear()  # their numbers no longer end at self.version: a reconnect gets a full view
             entry.version = self.version
             self.entries.append(entry)
         self.entries[:0] = entries[:applied]
@@ -660,25 +656,14 @@ class TableActor:
         and the recent events since, or, when those do not reach back to it (a resumed table, a long while since),
         the whole log replayed from the seed on a scratch table: one game's moves through the engine, giving
         exactly the events the players were sent."""
-        if self._history_version + 1 < self._oldest_kept():
+        oldest = self._events[0][0] if self._events else self.version + 1
+        if self._history_version + 1 < oldest:
             self._history, self._history_version = self._replayed_events()
-        self._history.extend(self._kept_after(self._history_version))
+        for version, event in self._events:
+            if version > self._history_version:
+                self._history.append(event)
         self._history_version = self.version
         return self._history
-
-    def _oldest_kept(self) -> int:
-        """The number of the oldest event kept for reconnecting clients (self.version + 1 when none is)."""
-        return self.version - len(self._events) + 1
-
-    def _kept_after(self, since: int) -> list[Event]:
-        """The kept events numbered after `since`."""
-        skip = max(0, since - self._oldest_kept() + 1)
-        return list(islice(self._events, skip, None))
-
-    def numbered_events(self) -> list[tuple[int, Event]]:
-        """The kept events with their numbers (for tests and tools; the move path never pairs them)."""
-        oldest = self._oldest_kept()
-        return [(oldest + offset, event) for offset, event in enumerate(self._events)]
 
     def _replayed_events(self) -> tuple[deque[Event], int]:
         scratch = TableActor(table_id=self.id, game=type(self.game).create(
@@ -692,7 +677,7 @@ class TableActor:
             # is, and the gap before them shows in their versions.
             log.exception("table %s: its log does not replay; the history holds the recent events only", self.id)
             return deque(maxlen=HISTORY_EVENTS), 0
-        return scratch._events, scratch.version
+        return deque((event for _, event in scratch._events), maxlen=HISTORY_EVENTS), scratch.version
 
     async def _on_grace_over(self, seat: int) -> None:
         self._grace_timers.pop(seat, None)
@@ -823,7 +808,7 @@ class TableActor:
     def _number(self, events: list[Event]) -> None:
         for event in events:
             self.version += 1
-            self._events.append(event)
+            self._events.append((self.version, event))
             self._unsent.append(event)
 
     # ---------------------------------------------------------------------------------------- the end, or not
@@ -1148,10 +1133,11 @@ class TableActor:
             message["node"] = self.node_name
         if seat is not None and self.sign_seat is not None:
             message["seat_token"] = self.sign_seat(self, seat)
-        if since is not None and since <= self.version and since + 1 >= self._oldest_kept():
+        oldest = self._events[0][0] if self._events else self.version + 1
+        if since is not None and since <= self.version and since + 1 >= oldest:
             message["type"] = "catch_up"
             message["since"] = since
-            message["events"] = [event.for_seat(seat) for event in self._kept_after(since)]
+            message["events"] = [event.for_seat(seat) for version, event in self._events if version > since]
         elif history:
             message["events"] = [event.for_seat(seat) for event in self._all_events()]
         message["public"] = public

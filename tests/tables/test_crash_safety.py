@@ -186,7 +186,7 @@ async def events_of_the_log(settings: Any, table_id: str) -> tuple[dict[tuple[in
     table.replay([LogEntry(r.seat, r.action, r.source, r.version) for r in rows])
     assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
     seen = {}
-    for version, event in table.numbered_events():
+    for version, event in table._events:
         for seat in range(len(record.seats)):
             seen[(seat, version)] = event.for_seat(seat)
     return seen, record

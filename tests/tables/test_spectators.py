@@ -70,7 +70,7 @@ class Spectator:
 
         assert self.state.view == sent(game.view(None))
         events = message.get("events", [])
-        numbered = dict(self.table.numbered_events())
+        numbered = dict(self.table._events)
         first = message["version"] - len(events) + 1
         for offset, shown in enumerate(events):
             event = numbered[first + offset]
