@@ -651,12 +651,16 @@ class TableActor:
         seat = self.seat_of(user_id) if user_id is not None else None
         return self.version, [event.for_seat(seat) for event in self._all_events()]
 
+    def _oldest_kept(self) -> int:
+        """The version of the oldest event still kept for catch-ups (one past the current version when none is)."""
+        return self._events[0][0] if self._events else self.version + 1
+
     def _all_events(self) -> deque[Event]:
         """Every event so far (the newest HISTORY_EVENTS), each seat's parts in it: what was kept at the last ask
         and the recent events since, or, when those do not reach back to it (a resumed table, a long while since),
         the whole log replayed from the seed on a scratch table: one game's moves through the engine, giving
         exactly the events the players were sent."""
-        oldest = self._events[0][0] if self._events else self.version + 1
+        oldest = self._oldest_kept()
         if self._history_version + 1 < oldest:
             self._history, self._history_version = self._replayed_events()
         for version, event in self._events:
@@ -1133,7 +1137,7 @@ class TableActor:
             message["node"] = self.node_name
         if seat is not None and self.sign_seat is not None:
             message["seat_token"] = self.sign_seat(self, seat)
-        oldest = self._events[0][0] if self._events else self.version + 1
+        oldest = self._oldest_kept()
         if since is not None and since <= self.version and since + 1 >= oldest:
             message["type"] = "catch_up"
             message["since"] = since
