@@ -282,8 +282,15 @@ class Realtime:
         try:
             return await self.cluster.request(owner, kind, socket=connection.id, user=connection.user_id, **data)
         except ClusterError as error:
-            if error.code in ("table_unavailable", "not_owner"):
-                connection.remote.pop(data.get("table"), None)
+            table_id = data.get("table")
+            if error.code in ("table_unavailable", "not_owner") and connection.remote.pop(table_id, None) is not None \
+                    and kind in ("act", "resign", "history"):
+                # The socket no longer follows the table through that owner, and the next owner's "moved" only
+                # reaches sockets that still name the old one: told now, the client joins again (the join waits for
+                # the adoption) instead of sending moves here and hearing nothing more of the table.
+                connection.tables.discard(table_id)
+                connection.watching.discard(table_id)
+                connection.send_text(table_moved_text(table_id))
             raise TableError(error.code, error.message) from None
 
     # --------------------------------------------------------------------------- the owner's side of a relay
