@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import APIRouter, BackgroundTasks, Request, Response, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.levels import xp_for_level
@@ -84,12 +84,15 @@ async def me(auth: CurrentUser, request: Request, session: DbSession, runtime: R
 
 
 @router.put("/me/settings", response_model=MeOut)
-async def change_settings(body: SettingsIn, auth: CurrentUser, request: Request, session: DbSession,
-                          runtime: RuntimeDep) -> MeOut:
+async def change_settings(body: SettingsIn, auth: CurrentUser, request: Request, background: BackgroundTasks,
+                          session: DbSession, runtime: RuntimeDep) -> MeOut:
     """Change my settings (the fields sent): `allow_watching`, "let others watch my online games"."""
     user = await session.merge(auth.user)
     if body.allow_watching is not None:
         user.allow_watching = body.allow_watching
+        if not body.allow_watching:
+            # Once committed: the strangers watching my online and staked games are sent off.
+            background.add_task(request.app.state.realtime.watchers_changed, auth.user.id)
     await session.flush()
     return _me(await runtime.accounts.profile(session, user), runtime,
                await _running_items(request, session, auth.user.id))

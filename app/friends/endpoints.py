@@ -104,12 +104,18 @@ async def remove(request: Request, background: BackgroundTasks, auth: FullAccoun
                  runtime: RuntimeDep, username: Username) -> Response:
     other = await runtime.friends.remove(session, auth.user, username)
     background.add_task(_tell, request, other.id, "removed", auth.user.username)
+    # No longer friends: neither may watch the other's friends or practice tables any more.
+    background.add_task(request.app.state.realtime.watchers_changed, auth.user.id)
+    background.add_task(request.app.state.realtime.watchers_changed, other.id)
     return Response(status_code=NO_CONTENT)
 
 
 @router.put("/blocks/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, CannotBlockYourself))
-async def block(auth: FullAccount, session: DbSession, runtime: RuntimeDep, username: Username) -> Response:
+async def block(request: Request, background: BackgroundTasks, auth: FullAccount, session: DbSession,
+                runtime: RuntimeDep, username: Username) -> Response:
     await runtime.friends.block(session, auth.user, username)
+    # The person blocked stops watching the tables where I sit.
+    background.add_task(request.app.state.realtime.watchers_changed, auth.user.id)
     return Response(status_code=NO_CONTENT)
 
 

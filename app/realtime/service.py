@@ -42,6 +42,9 @@ class MadeElsewhere:
     node: str
 
 
+NOT_WATCHABLE_PREFIX = '{"type":"error","code":"not_watchable"'  # a spectator sent off (watchers_changed)
+
+
 def table_moved_text(table_id: str) -> str:
     return strict_json.dumps({"type": "error", "code": "table_moved", "table": table_id,
                               "message": "This table moved to another server; joining it again."})
@@ -67,7 +70,7 @@ class Realtime:
                 "gone": self._remote_gone, "moved": self._moved, "released": self._released,
                 "user": self._user_notice, "sessions_ended": self._sessions_ended,
                 "create_table": self._create_table_here, "history": self._remote_history,
-                "banned": self._banned, "void": self._void_here,
+                "banned": self._banned, "void": self._void_here, "watchers_changed": self._watchers_changed,
             })
 
     @property
@@ -381,7 +384,15 @@ class Realtime:
         if text.startswith('{"type":"error","code":"table_moved"'):
             table_id = strict_json.loads(text).get("table")
             connection.remote.pop(table_id, None)
+        elif text.startswith(NOT_WATCHABLE_PREFIX):
+            self._stop_following(connection, strict_json.loads(text).get("table"))
         connection.send_text(text)
+
+    @staticmethod
+    def _stop_following(connection: Any, table_id: str | None) -> None:
+        connection.remote.pop(table_id, None)
+        connection.tables.discard(table_id)
+        connection.watching.discard(table_id)
 
     async def _moved(self, message: dict[str, Any]) -> None:
         """A table changed owner: sockets here that followed it through its old owner join it again."""
@@ -474,6 +485,39 @@ class Realtime:
                 connection._request_close(protocol.CLOSE_UNAUTHORIZED, "logged out")
 
     # ------------------------------------------------------------------------------------ operators (moderation)
+
+    async def watchers_changed(self, user_id: int) -> None:
+        """`user_id` may have taken away someone's right to watch (a block, a friend removed, "let others watch my
+        online games" turned off): the tables where they sit, on every node, send off the spectators who may not
+        watch any more (docs/protocol.md, "Spectators"), instead of only refusing their next join. Run it once the
+        change is committed (an endpoint's background task)."""
+        if self.cluster is not None:
+            self._spawn(self.cluster.broadcast("watchers_changed", user=user_id))
+        await self._send_off_watchers(user_id)
+
+    async def _watchers_changed(self, message: dict[str, Any]) -> None:
+        await self._send_off_watchers(message["user"])
+
+    async def _send_off_watchers(self, user_id: int) -> None:
+        runtime = self.tables.runtime
+        for table in self.tables.tables_of(user_id):
+            if not table.running:
+                continue
+            seated = [seat.user_id for seat in table.seats]
+            for listener in table.spectator_listeners():
+                viewer = getattr(listener, "user_id", None)
+                if viewer is None:
+                    continue
+                try:
+                    async with runtime.reader() as session:
+                        await check_watcher(session, runtime.friends, viewer, table.mode, seated)
+                except TableError as refused:
+                    await table.disconnect(listener)
+                    # A socket on another node stops following the table when this reaches it (_deliver_local).
+                    listener.send_text(strict_json.dumps({"type": "error", "code": refused.code, "table": table.id,
+                                                          "message": refused.message}))
+                    if not isinstance(listener, RemoteListener):
+                        self._stop_following(listener, table.id)
 
     async def _banned(self, message: dict[str, Any]) -> None:
         await self.banned(message["user"])

@@ -369,6 +369,10 @@ class TableActor:
         """Listeners that follow the table without a seat (they are sent the spectator view only)."""
         return sum(1 for c in self._connections if c.seat is None)
 
+    def spectator_listeners(self) -> list[Listener]:
+        """The listeners that follow the table without a seat."""
+        return [c.listener for c in self._connections if c.seat is None]
+
     def snapshot_data(self) -> dict[str, Any]:
         """What a restart needs besides the game's own state (the log after the snapshot is replayed)."""
         return {

@@ -258,6 +258,46 @@ async def test_anyone_may_watch_an_online_table_unless_a_player_says_no_and_frie
                 await client.close()
 
 
+async def test_a_spectator_is_sent_off_when_a_player_blocks_them_turns_watching_off_or_unfriends_them(fast_settings):
+    async with live_server(fast_settings.model_copy(update={"turn_timer_seconds": 0.0})) as server:
+        ada, fan, friend = [await person(server, name) for name in ("ada", "fan", "friend")]
+
+        def sent_off(client: TablestakesClient, table_id: str) -> bool:
+            return any(e.get("code") == "not_watchable" and e.get("table") == table_id for e in client.errors)
+
+        async def no_longer_follows(client: TablestakesClient, table_id: str) -> None:
+            await client.wait_for(lambda: sent_off(client, table_id))
+            await refused(client.request({"type": "history", "table": table_id}), "not_seated")
+            client.errors.clear()
+
+        try:
+            await befriend(ada, friend)
+            table_id = await online_table(server, ada)
+            await ada.join(table_id)
+            # "Let others watch my online games" turned off: the stranger watching is sent off, the friend stays.
+            for watcher in (fan, friend):
+                assert (await watcher.join(table_id))["seat"] is None
+            await ada.put("/api/me/settings", {"allow_watching": False})
+            await no_longer_follows(fan, table_id)
+            await ada.wait_for(lambda: ada.tables[table_id].info.get("spectators") == 1)
+            assert not sent_off(friend, table_id)
+            assert (await friend.request({"type": "history", "table": table_id}))["table"] == table_id
+
+            # No longer friends: the friend is a stranger now, and watching is off.
+            await ada.delete(f"/api/friends/{friend.user['username']}")
+            await no_longer_follows(friend, table_id)
+
+            # Watching on again, but the fan is blocked: sent off too.
+            await ada.put("/api/me/settings", {"allow_watching": True})
+            assert (await fan.join(table_id))["seat"] is None
+            await ada.put(f"/api/friends/blocks/{fan.user['username']}")
+            await no_longer_follows(fan, table_id)
+            await ada.wait_for(lambda: ada.tables[table_id].info.get("spectators") == 0)
+        finally:
+            for client in (ada, fan, friend):
+                await client.close()
+
+
 async def test_spectator_limits_per_table_and_per_user(fast_settings):
     limits = {"spectators_per_table": 1, "spectator_joins_per_user": 1, "turn_timer_seconds": 0.0}
     async with live_server(fast_settings.model_copy(update=limits)) as server:
