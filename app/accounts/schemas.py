@@ -9,6 +9,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 
 # platform.md: 3-20 characters, letters, digits, `_` and `-`, compared case-insensitively.
 # ASCII letters only: case-folding and look-alike characters make "the same name" ambiguous beyond ASCII.
+# The anchors are for the JSON schema (ECMA regex, where `$` is the very end); Python's `$` also matches before a final
+# "\n", so the name is checked with `fullmatch`.
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 USERNAME_RULE = "a username is 3 to 20 characters: letters (a-z, A-Z), digits, _ and -"
 PASSWORD_MIN = 8
@@ -20,7 +22,7 @@ def username_key(username: str) -> str:
 
 
 def check_username(value: str) -> str:
-    if not USERNAME_PATTERN.match(value):
+    if not USERNAME_PATTERN.fullmatch(value):
         raise ValueError(USERNAME_RULE)
     return value
 
@@ -30,6 +32,10 @@ def check_password(value: str) -> str:
         raise ValueError(f"a password is at least {PASSWORD_MIN} characters")
     if len(value) > PASSWORD_MAX:
         raise ValueError(f"a password is at most {PASSWORD_MAX} characters")
+    try:
+        value.encode()
+    except UnicodeEncodeError:  # a lone surrogate (JSON's "\ud800") has no UTF-8 bytes for argon2 to hash
+        raise ValueError("a password is text UTF-8 can encode: no lone surrogates such as \\ud800") from None
     return value
 
 

@@ -97,6 +97,8 @@ async def test_two_registrations_of_one_name_at_once_make_one_account(harness: H
     ({"username": "a" * 21, "password": PASSWORD}, "username", "3 to 20"),
     ({"username": "ada lovelace", "password": PASSWORD}, "username", "letters"),
     ({"username": "adä", "password": PASSWORD}, "username", "letters"),
+    ({"username": "Bob\n", "password": PASSWORD}, "username", "3 to 20"),  # Python's `$` matches before a "\n"
+    ({"username": "Bob\r\n", "password": PASSWORD}, "username", "3 to 20"),
     ({"username": "ada"}, "password", "required"),
     ({"username": "ada", "password": PASSWORD, "admin": True}, "admin", "not permitted"),
 ])
@@ -107,6 +109,21 @@ async def test_bad_registrations_name_the_field_and_write_nothing(harness: Harne
     assert error["code"] == "validation_error"
     assert [d["field"] for d in error["details"]] == [field]
     assert words in error["details"][0]["message"].lower()
+    assert await user_count(harness) == 0
+
+
+# A lone surrogate written as a JSON escape: valid JSON, but no text argon2 (or anything else) can encode as UTF-8.
+SURROGATE_PASSWORD_BODY = b'{"username": "xyzabc12", "password": "\\ud800abcdefgh"}'
+
+
+@pytest.mark.parametrize("path", ["/api/auth/register", "/api/auth/login"])
+async def test_a_password_with_a_lone_surrogate_is_a_422_naming_the_password(harness: Harness, path: str):
+    response = await harness.client.post(path, content=SURROGATE_PASSWORD_BODY,
+                                         headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    error = error_of(response)
+    assert error["code"] == "validation_error"
+    assert [d["field"] for d in error["details"]] == ["password"]
     assert await user_count(harness) == 0
 
 

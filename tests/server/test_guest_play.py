@@ -158,6 +158,20 @@ async def test_a_guest_cannot_take_a_taken_name_and_a_full_account_cannot_upgrad
             ).status_code == 401
 
 
+@pytest.mark.parametrize("body, field", [
+    (b'{"username": "Grace\\n", "password": "correct horse"}', "username"),  # Python's `$` matches before a "\n"
+    (b'{"username": "Grace", "password": "\\ud800abcdefgh"}', "password"),  # a lone surrogate: no UTF-8 to hash
+])
+async def test_a_sign_up_with_a_name_or_password_outside_the_rules_is_a_422_and_the_guest_stays(
+        harness: Harness, body: bytes, field: str):
+    guest, _ = await new_guest(harness)
+    response = await guest.post("/api/auth/upgrade", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "validation_error" and [d["field"] for d in error["details"]] == [field]
+    assert (await guest.get("/api/me")).json()["guest"] is True
+
+
 async def test_guests_older_than_the_ttl_are_deleted_and_signed_up_ones_stay(harness: Harness):
     old, old_me = await new_guest(harness)
     await finished_game(harness, old_me["id"])
