@@ -218,19 +218,22 @@ async def _read_loop(connection: Connection, realtime: Realtime, settings: Setti
         if frame["type"] == "websocket.disconnect":
             return
         text = frame.get("text")
-        if text is None:
-            connection.deliver(_error(None, "text_only", "Send JSON text frames, not binary."))
-            continue
-        if len(text.encode()) > MAX_FRAME_BYTES:
+        if text is not None and len(text.encode()) > MAX_FRAME_BYTES:
             connection.deliver(_error(None, "message_too_big", f"Messages are limited to {MAX_FRAME_BYTES} bytes."))
             await connection.close(protocol.CLOSE_MESSAGE_TOO_BIG, "message too big")
             return
+        # A binary frame is spent from the budget too: its refusal is a reply all the same, so a flood of them is
+        # closed like a flood of text.
         if not bucket.take():
             refusals += 1
             if refusals >= settings.ws_refusals_before_close:
                 await connection.close(protocol.CLOSE_RATE_LIMITED, "rate limited")
                 return
-            connection.deliver(_error(_request_id(text), "rate_limited", "Too many messages; slow down."))
+            connection.deliver(_error(None if text is None else _request_id(text), "rate_limited",
+                                      "Too many messages; slow down."))
+            continue
+        if text is None:
+            connection.deliver(_error(None, "text_only", "Send JSON text frames, not binary."))
             continue
         await _handle_text(connection, realtime, text)
 
@@ -244,13 +247,22 @@ def _request_id(text: str) -> Any:
 
 
 def _valid_request_id(data: Any) -> Any:
-    """The request's `id` if it is one we can echo (a short string or a safe integer), else None."""
+    """The request's `id` if it is one we can echo (a short string of text or a safe integer), else None."""
     request_id = data.get("id") if isinstance(data, dict) else None
-    if isinstance(request_id, str) and len(request_id) <= protocol.MAX_REQUEST_ID_LENGTH:
+    if isinstance(request_id, str) and len(request_id) <= protocol.MAX_REQUEST_ID_LENGTH and _is_text(request_id):
         return request_id
     if type(request_id) is int and abs(request_id) <= protocol.MAX_SAFE_INTEGER:
         return request_id
     return None
+
+
+def _is_text(value: str) -> bool:
+    """False for a string holding a lone surrogate (JSON's "\\ud800"): not text, and protocol.Error refuses it."""
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _error(request_id: Any, code: str, message: str, table: str | None = None) -> dict[str, Any]:

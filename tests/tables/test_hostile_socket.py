@@ -160,3 +160,61 @@ async def test_one_user_gets_a_few_sockets_and_one_message_budget_whatever_they_
         assert pongs < 30
         for client in (eve, *sockets):
             await client.close()
+
+
+# A request id holding a lone surrogate: valid JSON (the escape is plain ASCII on the wire), but not text the protocol
+# can echo, so it is refused like any bad id (not echoed) and the socket lives on.
+NOT_TEXT_IDS = [
+    (r'{"type":"ping","id":"\ud800"}', "bad_message"),
+    (r'{"type":"ping","id":"ab\udfffcd"}', "bad_message"),
+    (r'{"id":"\ud800"}', "bad_message"),
+    (r'{"type":"no_such_type","id":"\ud800"}', "unknown_message"),
+]
+
+
+async def test_a_request_id_that_is_not_text_is_refused_without_being_echoed(hostile_settings):
+    async with live_server(hostile_settings) as server:
+        eve = TablestakesClient(server.url)
+        await eve.register("eve", PASSWORD)
+        await eve.connect()
+        for raw, code in NOT_TEXT_IDS:
+            error = await error_for(eve, raw)
+            assert (error["code"], error["id"]) == (code, None), raw
+        assert (await eve.ping())["type"] == "pong"  # the same socket still answers
+        assert eve.close_code is None
+        await eve.close()
+
+
+async def test_a_rate_limited_request_whose_id_is_not_text_is_refused_without_being_echoed(hostile_settings):
+    strict = hostile_settings.model_copy(update={"ws_messages_per_second": 1.0, "ws_refusals_before_close": 10_000})
+    async with live_server(strict) as server:
+        eve = TablestakesClient(server.url)
+        await eve.register("eve", PASSWORD)
+        await eve.connect()
+        for _ in range(12):  # a burst of 2 is answered, the rest are over the budget
+            await eve.send_raw(r'{"type":"ping","id":"\ud800"}')
+        await eventually(lambda: len([m for m in eve.received if m["type"] == "error"]) == 12)
+        errors = [m for m in eve.received if m["type"] == "error"]
+        assert {m["code"] for m in errors} == {"bad_message", "rate_limited"}
+        assert all(m["id"] is None for m in errors)
+        assert (await eve.ping())["type"] == "pong"  # the same socket still answers (once the budget refills)
+        assert eve.close_code is None
+        await eve.close()
+
+
+async def test_a_flood_of_binary_frames_spends_the_budget_and_is_closed_like_a_flood_of_text(hostile_settings):
+    strict = hostile_settings.model_copy(update={"ws_messages_per_second": 5.0, "ws_refusals_before_close": 5})
+    async with live_server(strict) as server:
+        mallory = TablestakesClient(server.url)
+        await mallory.register("mallory", PASSWORD)
+        await mallory.connect()
+        for _ in range(300):
+            try:
+                await mallory.send_raw(b"\x00" * 16)
+            except Exception:  # closed by the server mid-flood
+                break
+        assert await mallory.wait_closed() == 4429
+        codes = [m.get("code") for m in mallory.received if m["type"] == "error"]
+        assert "text_only" in codes  # the budget's burst is answered as before
+        assert "rate_limited" in codes  # then refused, then closed
+        await mallory.close()
