@@ -1,7 +1,8 @@
 """Leaving a table and money in view (issue 19), in the browser: a player ends a practice game with the table's
 "End this game" button (the confirmation says what it costs) and it leaves "Games in progress"; at a staked table
 the queue says how many wait at each stake, the table shows the stake and the pot, and what leaving costs, and the
-results show each player's net coins: exactly what the ledger moved on their wallets for that game."""
+results show each player's net coins: exactly what the ledger moved on their wallets for that game; the player who
+left, back at the finished table, is told the game counts as left for them (never "You won!" for the bot's win)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ pytestmark = pytest.mark.browser
 async def wallet_balance(runtime, user_id: int) -> int:
     async with runtime.reader() as session:
         return await runtime.ledger.balance(session, await runtime.ledger.wallet_id(session, user_id))
+
+
+def signed(n: int) -> str:
+    """A number as the client shows a change (ui.js `signed`): +1,000, \u2212100, 0."""
+    return f"+{n:,}" if n > 0 else f"\u2212{-n:,}" if n < 0 else "0"
 
 
 async def test_a_player_resigns_a_practice_game_and_a_staked_table_shows_stake_and_pot(
@@ -112,5 +118,24 @@ async def test_a_player_resigns_a_practice_game_and_a_staked_table_shows_stake_a
                 mine = (await earned.locator(".stat-value").first.inner_text()).replace("\u2212", "-")
                 assert int(mine) == after["ada_leaves"] - balances_before["ada_leaves"]
                 assert sum(after.values()) - sum(balances_before.values()) >= 0  # the pot was paid out, none lost
+
+                # Bob opens the finished table again: his seat counts as left, whatever place the bot that covered
+                # it took, so the table's game-over box says so (as the results do), never "You won!".
+                async with open_player(playwright, server.url, "bob_waits", viewport=DESKTOP, label="leave-bob",
+                                       profile_root=profiles) as bob_browser:
+                    bob_page = bob_browser.page
+                    await bob_page.goto("/#/login")
+                    await bob_page.get_by_label("Username").fill("bob_waits")
+                    await bob_page.get_by_label("Password").fill(PASSWORD)
+                    await bob_page.get_by_role("button", name="Log in").click()
+                    await bob_page.get_by_role("heading", name="Hello, bob_waits").wait_for()
+                    await bob_page.goto(f"/#/table/{staked_table}")
+                    over = bob_page.locator(".game-over")
+                    await over.get_by_text("this game counts as left: no prize and no XP").wait_for()
+                    assert await over.locator("#over-title").inner_text() == "Game over"
+                    bob_net = after["bob_waits"] - balances_before["bob_waits"]
+                    await over.get_by_text(f"{signed(bob_net)} coins · 0 XP").wait_for()
+                    await bob_browser.shot("staked-left-game-over")
+                    bob_browser.check()
             finally:
                 await bob.close()

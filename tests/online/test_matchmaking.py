@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import update
 
 from app.core.errors import AppError
+from app.games.registry import get_game
 from app.ledger.service import InsufficientFunds
 from app.online.matchmaking import AlreadyQueued, AlreadySeated, BadQueue
 from app.realtime.protocol import MatchmakingData
@@ -243,6 +244,22 @@ async def test_stranded_pots_are_refunded_once_still_and_staked_tables_that_cann
     assert await online.matchmaking.refund_stranded() == 0  # a started table is its owner's to settle
     assert await manager.adopt_orphans() == 0
     assert await balance_of(quiet.runtime, ada.id) == 900
+    await assert_ledger_consistent(quiet.runtime)
+
+
+async def test_a_stranded_pot_s_refunds_name_the_game_it_was_staked_on(quiet, online):
+    (ada, _), (bob, _) = await people(quiet, "ada", "bob")
+    title = get_game("kapern").title
+    async with quiet.runtime.transaction() as session:  # a crash between the stakes and their table
+        await online.stakes.stake(session, "lost-kapern", ada.id, 1, 100, title)
+        await online.stakes.stake(session, "lost-kapern", bob.id, 1, 250, title)
+    quiet.clock.advance(seconds=301)
+    assert await online.matchmaking.refund_stranded() == 1
+    ledger = quiet.runtime.ledger
+    async with quiet.runtime.reader() as session:
+        for user in (ada, bob):
+            newest = (await ledger.history(session, await ledger.wallet_id(session, user.id), limit=1)).items[0]
+            assert newest.reason == "Piraten Kapern staked table: stake refunded"
     await assert_ledger_consistent(quiet.runtime)
 
 

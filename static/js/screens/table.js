@@ -263,9 +263,14 @@ function GameOver({ info, module, id, username }) {
   const me = info.my_seat;
   const place = me !== null && me !== undefined ? outcome.placings[me] : null;
   const reward = info.rewards && me !== null ? info.rewards[String(me)] : null;
+  // platform.md, "Leaving": a seat whose person left, or that a bot played most of, counts as left; its place is the
+  // covering bot's, not the person's, so the box says what the results say (results.js).
+  const left = Boolean(reward?.left);
+  let headline = 'Game over';
+  if (place && !left) headline = place === 1 ? 'You won!' : `You placed ${ordinal(place)}`;
   const order = outcome.placings.map((p, seat) => ({ p, seat })).sort((a, b) => a.p - b.p || a.seat - b.seat);
   return html`<section class="card game-over" aria-labelledby="over-title">
-    <h2 id="over-title">${place === 1 ? 'You won!' : place ? `You placed ${ordinal(place)}` : 'Game over'}</h2>
+    <h2 id="over-title">${headline}</h2>
     <ol class="placings-mini">
       ${order.map(({ p, seat }) => html`<li key=${seat}><span class="place">${ordinal(p)}</span>
         ${seatName(info.seats[seat])}${seat === me ? ' (you)' : ''}
@@ -273,6 +278,8 @@ function GameOver({ info, module, id, username }) {
     </ol>
     ${reward && html`<p>${signed(reward.net ?? (reward.coins || 0) + (reward.pot || 0))} coins · ${signed(reward.xp || 0)} XP${
       reward.rating?.change !== undefined ? ` · rating ${signed(reward.rating.change)}` : ''}</p>`}
+    ${left && html`<p class="banner banner-warning">You left, or a bot played most of your turns, so this game counts
+      as left: no prize and no XP.</p>`}
     ${me !== null && me !== undefined && username && html`<${RematchBox} tableId=${id} username=${username} />`}
     <div class="row">
       ${me !== null && me !== undefined
