@@ -26,7 +26,7 @@ from app.core.logging import request_id_var
 
 log = logging.getLogger("tablestakes.http")
 
-_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -111,7 +111,7 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         incoming = _header(scope, b"x-request-id")
-        request_id = incoming if incoming and _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        request_id = incoming if incoming and _REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
         token = request_id_var.set(request_id)
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()

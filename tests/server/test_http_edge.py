@@ -109,6 +109,32 @@ async def test_request_ids_go_in_and_out(harness: Harness):
     assert odd.headers["x-request-id"] != "x" * 500
 
 
+async def test_a_request_id_with_a_trailing_newline_is_replaced_not_echoed():
+    """HTTP clients refuse to send a newline in a header, so this talks ASGI to the middleware directly, as a proxy
+    or server that let one through would."""
+    from app.core.http import RequestContextMiddleware
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    for incoming, echoed in ((b"abc\n", False), (b"abc", True)):
+        sent.clear()
+        scope = {"type": "http", "method": "GET", "path": "/healthz", "headers": [(b"x-request-id", incoming)]}
+        await RequestContextMiddleware(app)(scope, receive, send)
+        headers = dict(sent[0]["headers"])
+        assert (headers[b"x-request-id"] == incoming) is echoed, (incoming, headers)
+        assert b"\n" not in headers[b"x-request-id"]
+
+
 async def test_logs_are_json_lines_with_the_request_id(harness: Harness, capsys):
     from app.core.logging import JsonFormatter, request_id_var
 
