@@ -2,7 +2,8 @@
 "End this game" button (the confirmation says what it costs) and it leaves "Games in progress"; at a staked table
 the queue says how many wait at each stake, the table shows the stake and the pot, and what leaving costs, and the
 results show each player's net coins: exactly what the ledger moved on their wallets for that game; the player who
-left, back at the finished table, is told the game counts as left for them (never "You won!" for the bot's win)."""
+left, back at the finished table and on its results, is told the game counts as left for them (never "You won!" or
+the place the covering bot took)."""
 
 from __future__ import annotations
 
@@ -136,6 +137,11 @@ async def test_a_player_resigns_a_practice_game_and_a_staked_table_shows_stake_a
                     bob_net = after["bob_waits"] - balances_before["bob_waits"]
                     await over.get_by_text(f"{signed(bob_net)} coins · 0 XP").wait_for()
                     await bob_browser.shot("staked-left-game-over")
+                    await over.get_by_role("link", name="See results").click()
+                    await bob_page.get_by_role("heading", name="Placings").wait_for()
+                    assert await bob_page.locator("#page-title").inner_text() == "This game counts as left"
+                    await bob_page.get_by_role("region", name="What you earned").get_by_text(
+                        "this game counts as left: no prize and no XP").wait_for()
                     bob_browser.check()
             finally:
                 await bob.close()

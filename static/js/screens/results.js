@@ -77,7 +77,11 @@ export function ResultsScreen({ params, me }) {
   const earnedXp = mine ? mine.reward.xp || 0 : 0;
   // A rated game (docs/ratings.md) shows each person's rating change beside their coins and XP.
   const rated = rows.some((row) => row.reward.rating);
-  const headline = !mine ? 'Results' : mine.place === 1 ? 'You won!' : `You finished ${ordinal(mine.place)}`;
+  // platform.md, "Leaving": a seat that counts as left took the covering bot's place, not the person's, so the
+  // headline never congratulates them for it (the table's game-over box says the same).
+  let headline = 'Results';
+  if (mine?.reward.left) headline = 'This game counts as left';
+  else if (mine) headline = mine.place === 1 ? 'You won!' : `You finished ${ordinal(mine.place)}`;
   return html`<${Page} title=${headline}
       subtitle=${`${game.title} · ${MODE_NAMES[game.mode] || game.mode} · ${game.seats.length} players · ${when(game.finished_at)}`}>
     ${mine && html`<section class="card earned" aria-label="What you earned">
