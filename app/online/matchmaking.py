@@ -412,7 +412,7 @@ class MatchmakingService:
             if await self.matchmaker.forming(table_id) is not None:
                 continue
             async with self.runtime.transaction() as session:
-                refunds = await self.stakes.refund_table(session, table_id, await self._staked_title(session, table_id))
+                refunds = await self.stakes.refund_table(session, table_id, await self.stakes.staked_title(session, table_id))
                 await self.stakes.mark_cancelled(session, table_id, now)
             if refunds:
                 log.warning("staked table %s cannot finish: refunded %s stakes", table_id, len(refunds))
@@ -431,17 +431,6 @@ class MatchmakingService:
             if table.mode in MATCHMADE_MODES and table.status == "playing":
                 return table.id
         return None
-
-    async def _staked_title(self, session: Any, table_id: str) -> str:
-        """The title of the game a stranded pot was staked on: no table, record or queue is left to say, but each of
-        the pot's stakes (and refunds) names it in the ledger ("Pika staked table: stake", app/online/stakes.py)."""
-        ledger = self.stakes.ledger
-        page = await ledger.history(session, await ledger.pot_id(session, table_id), limit=20)
-        for entry in page.items:
-            title, staked, _ = entry.reason.partition(" staked table: stake")
-            if staked and title:
-                return title
-        return "Unknown game"  # never seen: coins reach a pot only through a stake
 
     async def _check_level(self, user_id: int) -> None:
         needed = self.settings.staked_min_level

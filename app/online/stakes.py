@@ -31,6 +31,11 @@ def stake_key(table_id: str, user_id: int, ticket: int) -> str:
     return f"{STAKE}{table_id}:{user_id}:{ticket}"
 
 
+# A stake's ledger reason names the game ("Pika staked table: stake"): a player's history reads it, and a stranded
+# pot's refund, which has no table left to ask, reads the game back from it (`StakeLedger.staked_title`).
+STAKE_REASON = " staked table: stake"
+
+
 def refund_key(stake: str) -> str:
     """A stake's refund has the stake's key with `refund:` for `stake:` (`refund:<table>:<user>:<ticket>`)."""
     return REFUND + stake.removeprefix(STAKE)
@@ -52,7 +57,7 @@ class StakeLedger:
         wallet = await self.ledger.wallet_id(session, user_id)
         pot = await self.ledger.pot_id(session, table_id)
         await self.ledger.transfer(session, wallet, pot, amount, key=stake_key(table_id, user_id, ticket),
-                                   reason=f"{title} staked table: stake")
+                                   reason=title + STAKE_REASON)
 
     async def refund_ticket(self, session: AsyncSession, table_id: str, user_id: int, ticket: int,
                             title: str, why: str | None = None) -> Refund | None:
@@ -74,10 +79,20 @@ class StakeLedger:
 
     async def _refund(self, session: AsyncSession, staked: Transfer, title: str, why: str | None = None) -> Refund:
         """Exactly what the stake moved goes back where it came from, under the refund's own key (once)."""
-        reason = f"{title} staked table: stake refunded" + (f" ({why})" if why else "")
+        reason = f"{title}{STAKE_REASON} refunded" + (f" ({why})" if why else "")
         await self.ledger.transfer(session, staked.target_id, staked.source_id, staked.amount,
                                    key=refund_key(staked.key), reason=reason if len(reason) <= 200 else reason[:199] + "…")
         return Refund(staked.key, staked.amount)
+
+    async def staked_title(self, session: AsyncSession, table_id: str) -> str:
+        """The title of the game this table's pot was staked on, read from its stakes' ledger reasons: a stranded
+        pot has no table, record or queue left to say."""
+        page = await self.ledger.history(session, await self.ledger.pot_id(session, table_id), limit=20)
+        for entry in page.items:
+            title, staked, _ = entry.reason.partition(STAKE_REASON)
+            if staked and title:
+                return title
+        return "Unknown game"  # never seen: coins reach a pot only through a stake
 
     async def pot_balance(self, session: AsyncSession, table_id: str) -> int:
         return await self.ledger.pot_balance(session, table_id)
