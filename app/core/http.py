@@ -184,8 +184,8 @@ class BodyLimitMiddleware:
 
 
 class FiniteJsonMiddleware:
-    """Inside the body cap: a JSON body holding NaN, Infinity or a number past a double's range (1e400) is refused
-    with 400 `malformed_json` before any endpoint sees it. Python's json module takes them, PostgreSQL's JSON columns
+    """Inside the body cap: a JSON body holding NaN, Infinity or a number past a double's range (1e400), nested past
+    what the parser follows, or not UTF-8 text, is refused with 400 `malformed_json` before any endpoint sees it. Python's json module takes them, PostgreSQL's JSON columns
     do not, and a browser cannot parse them when they come back (issue 14)."""
 
     def __init__(self, app: ASGIApp):
@@ -211,7 +211,8 @@ class FiniteJsonMiddleware:
             return
         try:
             strict_json.loads(bytes(body))
-        except strict_json.NonFiniteNumber as refused:
+        except (strict_json.NonFiniteNumber, strict_json.NestedTooDeep, strict_json.NotText) as refused:
+            # FastAPI's own parser would take the first and call the others a plain 400 `bad_request`
             await _send_json(send, 400, error_body("malformed_json", f"The request body is not valid JSON: {refused}"))
             return
         except ValueError:

@@ -22,6 +22,14 @@ class NonFiniteNumber(StrictJSONError):
     """NaN, Infinity, or a number past a double's range: JSON as Python reads it, but not JSON."""
 
 
+class NestedTooDeep(StrictJSONError):
+    """Arrays or objects nested past what the parser can follow."""
+
+
+class NotText(StrictJSONError):
+    """Bytes that are not UTF-8 (or UTF-16/32) text, so not JSON at all."""
+
+
 def _no_constant(name: str) -> Any:
     raise NonFiniteNumber(f"{name} is not a JSON number")
 
@@ -43,7 +51,10 @@ def loads(text: str | bytes) -> Any:
         raise TypeError(f"the JSON object must be str, bytes or bytearray, not {type(text).__name__}")
     try:
         if not isinstance(text, str):  # as json.loads does
-            text = text.decode(json.detect_encoding(text), "surrogatepass")
+            try:
+                text = text.decode(json.detect_encoding(text), "surrogatepass")
+            except UnicodeDecodeError as error:
+                raise NotText(f"byte {error.start} is not UTF-8 text") from None
         if text.startswith("\ufeff"):
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         return _DECODER.decode(text)
@@ -51,7 +62,7 @@ def loads(text: str | bytes) -> Any:
         raise
     except RecursionError:
         # json's scanner recurses per level of nesting; past the interpreter's limit it stops cleanly with this
-        raise StrictJSONError("JSON nested too deeply") from None
+        raise NestedTooDeep("JSON nested too deeply") from None
     except ValueError as error:
         raise StrictJSONError(str(error)) from None
 

@@ -106,10 +106,19 @@ async def test_large_but_finite_numbers_still_reach_the_endpoint(harness: Harnes
     assert [detail["field"] for detail in error_of(response)["details"]] == ["turn_seconds"]
 
 
-async def test_a_body_too_deep_to_parse_is_a_400(harness: Harness):
+@pytest.mark.parametrize("body, said", [
+    (b"[" * 50_000, "nested too deeply"),
+    (b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
+    (b'{"game": "pika", "seats": 2, "name": "\xff"}', "not UTF-8"),
+    (b'\xc3\x28', "not UTF-8"),
+])
+async def test_a_body_too_deep_to_parse_or_not_text_is_malformed_json(harness: Harness, body: bytes, said: str):
     ada = await harness.user("ada")
-    response = await ada.post("/api/rooms", content=b"[" * 50_000, headers={"content-type": "application/json"})
-    assert response.status_code == 400 and error_of(response)["code"] in ("malformed_json", "bad_request")
+    response = await ada.post("/api/rooms", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 400, response.text
+    error = error_of(response)
+    assert error["code"] == "malformed_json" and said in error["message"], error
+    assert (await ada.get("/api/rooms")).json() == {"rooms": []}
 
 
 async def test_names_outside_the_username_rule_are_refused_with_the_rule(harness: Harness):
