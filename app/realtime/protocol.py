@@ -29,10 +29,15 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _ClientMessage(_Message):
+    # Strict: what a client sends is taken as written, so `true` or `1.0` is not seat 1 nor `"5"` version 5.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 # --------------------------------------------------------------------------------------------- client -> server
 
 
-class Join(_Message):
+class Join(_ClientMessage):
     """Start receiving a table you sit at, or watch one you may (docs/protocol.md, "Spectators": then `seat` is null
     and you get the spectator view only); `since` is the last version you saw (null: send a full view). Refused for
     a spectator with `not_watchable`, `too_many_spectators`, `too_many_watched`."""
@@ -49,7 +54,7 @@ class Join(_Message):
                                   "playing it, so any server can relay you there at once")
 
 
-class Leave(_Message):
+class Leave(_ClientMessage):
     """Stop receiving (or watching) a table (your seat stays yours)."""
 
     type: Literal["leave"]
@@ -57,7 +62,7 @@ class Leave(_Message):
     table: TableId
 
 
-class Resign(_Message):
+class Resign(_ClientMessage):
     """Leave a game you sit at for good (platform.md, leaving). A practice (vs bots) game ends at once and leaves
     your games in progress; elsewhere a bot plays your seat to the end and the game counts as left for you (no
     prize, XP or league points; a staked stake stays in the pot, which is shared by placing). Join the table first.
@@ -68,7 +73,7 @@ class Resign(_Message):
     table: TableId
 
 
-class Act(_Message):
+class Act(_ClientMessage):
     """A move at a table, in the shape the table's `legal` list gives; `seat`, if given, must be yours. A spectator's
     is refused with `spectators_cannot_act`."""
 
@@ -79,12 +84,12 @@ class Act(_Message):
     seat: Annotated[int, Field(ge=0, le=64)] | None = None
 
 
-class Ping(_Message):
+class Ping(_ClientMessage):
     type: Literal["ping"]
     id: RequestId = None
 
 
-class Queue(_Message):
+class Queue(_ClientMessage):
     """Look for a table: sit down at the forming table of this game, seat count and mode. Online tables fill with
     simulated players after the fill time; staked ones (`stake` one of the offered amounts) take the stake from your
     wallet now and are cancelled, your stake returned, if not full in time. Queueing again for the queue you wait in
@@ -101,14 +106,14 @@ class Queue(_Message):
                                                     "given up meanwhile, answer `idle` instead of sitting down anew")
 
 
-class Unqueue(_Message):
+class Unqueue(_ClientMessage):
     """Leave the queue (a staked seat's stake comes back). Answered even when you were not queued."""
 
     type: Literal["unqueue"]
     id: RequestId = None
 
 
-class History(_Message):
+class History(_ClientMessage):
     """Every event of a table you joined so far, as your seat may see them (the game's whole log, after a reload or
     on another device; `join` with `history` gets the same in its `sync`). Answered with an `ack` carrying `events`:
     the versions `version` - len(events) + 1 .. `version`, from 1 unless the game had more than HISTORY_EVENTS
@@ -119,7 +124,7 @@ class History(_Message):
     table: TableId
 
 
-class Rematch(_Message):
+class Rematch(_ClientMessage):
     """Ask for the same table again from its results (issue 19): same game, options and seats; bots agree at once.
     It starts when every person who sat there has answered (at least one yes) or REMATCH_WAIT_SECONDS (30) run out.
     Who did not agree is handled by the mode's rules: practice and friends drop their seat (a friends table with too

@@ -218,3 +218,31 @@ async def test_a_flood_of_binary_frames_spends_the_budget_and_is_closed_like_a_f
         assert "text_only" in codes  # the budget's burst is answered as before
         assert "rate_limited" in codes  # then refused, then closed
         await mallory.close()
+
+
+# Values of another JSON type than the protocol's are refused as written, never coerced: `true` and `1.0` are not
+# seat 1, `"3"` is not version 3, `1` is not `true`.
+COERCIBLE = [
+    ({"type": "act", "table": "t1", "action": {"type": "draw"}, "seat": True}, "seat"),
+    ({"type": "act", "table": "t1", "action": {"type": "draw"}, "seat": 1.0}, "seat"),
+    ({"type": "join", "table": "t1", "since": "3"}, "since"),
+    ({"type": "join", "table": "t1", "history": 1}, "history"),
+    ({"type": "queue", "game": "pika", "seats": 2.0, "mode": "online"}, "seats"),
+    ({"type": "queue", "game": "pika", "seats": 2, "mode": "staked", "stake": "100"}, "stake"),
+    ({"type": "queue", "game": "pika", "seats": 2, "mode": "online", "rejoin": "yes"}, "rejoin"),
+    ({"type": "rematch", "table": "t1", "agree": 1}, "agree"),
+]
+
+
+async def test_values_of_another_json_type_are_refused_not_coerced(hostile_settings):
+    async with live_server(hostile_settings) as server:
+        eve = TablestakesClient(server.url)
+        await eve.register("eve", PASSWORD)
+        await eve.connect()
+        for message, field in COERCIBLE:
+            error = await error_for(eve, json.dumps({**message, "id": 77}))
+            assert (error["code"], error["id"]) == ("bad_message", 77), message
+            assert error["message"].startswith(f"{field}:"), (message, error)
+        assert (await eve.get("/api/matchmaking"))["status"] != "waiting"  # no queue was joined on a coerced value
+        assert eve.close_code is None
+        await eve.close()
