@@ -131,6 +131,13 @@ class Connection {
             if (!entry.joining) this.join(entry);
             return;
           }
+          if (message.code === 'not_watchable') {
+            // Sent off as a spectator (a player blocked us, unfriended us or stopped letting others watch): the
+            // server stopped sending this table, so a reconnection must not ask for it again.
+            this.tables.delete(message.table);
+            entry.handlers.onError?.(new SocketError(message.code, message.message), 'sent_off');
+            return;
+          }
           entry.handlers.onError?.(new SocketError(message.code, message.message));
         }
         return;

@@ -1,5 +1,6 @@
 """Spectators and the replay viewer in the browser: a friend watches two friends' Pika game to the end from the
-Friends page; a player steps through a finished Piraten Kapern game move by move."""
+Friends page; a spectator a player blocks is sent off with the reason and does not rejoin after a reconnection; a
+player steps through a finished Piraten Kapern game move by move."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from app.games.registry import get_game
 from app.tables.models import GameRecord
 from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, Player, open_player, play_pika, sign_up
 from tests.support.live import live_server
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.browser
 
@@ -97,6 +99,50 @@ async def test_a_friend_watches_two_friends_play_pika_to_the_end(browser_setting
             await page.get_by_text("Game over.").wait_for()
             assert await page.locator(".hand .hand-card").count() == 0
             await onlooker.shot("replay-end")
+            for player in (host, guest, onlooker):
+                player.check()
+
+
+async def test_a_spectator_a_player_blocks_is_sent_off_and_does_not_ask_for_the_table_again(
+        browser_settings, playwright, profiles):
+    async with live_server(browser_settings) as server:
+        async with (
+            open_player(playwright, server.url, "hostess", viewport=DESKTOP, label="sent-off-host",
+                        profile_root=profiles) as host,
+            open_player(playwright, server.url, "guest", viewport=DESKTOP, label="sent-off-guest",
+                        profile_root=profiles) as guest,
+            open_player(playwright, server.url, "onlooker", viewport=DESKTOP, label="sent-off-onlooker",
+                        profile_root=profiles) as onlooker,
+        ):
+            for player in (host, guest, onlooker):
+                await sign_up(player)
+            await befriend(host, guest)
+            await befriend(onlooker, host)
+            room = await call(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
+            await call(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "guest"})
+            invitation = (await call(guest, "GET", "/api/invitations"))["invitations"][0]
+            await call(guest, "POST", f"/api/invitations/{invitation['id']}/accept")
+            table_id = (await call(host, "POST", f"/api/rooms/{room['id']}/start"))["table_id"]
+
+            page = onlooker.page
+            await page.goto(f"/#/watch/{table_id}")
+            await page.get_by_text("You are watching").wait_for()
+            # The player blocks the onlooker: the table goes away from their screen with the reason, at once.
+            await call(host, "PUT", "/api/friends/blocks/onlooker")
+            await page.get_by_role("alert").get_by_text("You are no longer watching this table.").wait_for()
+            assert await page.locator(".hand, .table-shell").count() == 0
+            await page.get_by_role("link", name="Back to the lobby").wait_for()
+            await onlooker.shot("sent-off")
+
+            # A reconnection does not ask for that table again (it would only be refused).
+            onlooker.sent_frames.clear()
+            user_id = (await call(onlooker, "GET", "/api/me"))["id"]
+            for connection in server.realtime.hub.connections_of(user_id):
+                await connection.close(1012, "test: the node restarts")
+            await eventually(lambda: bool(server.realtime.hub.connections_of(user_id)))
+            await asyncio.sleep(0.5)  # give a wrong rejoin the time to be sent
+            assert not [f for f in onlooker.sent_frames if json.loads(f).get("table") == table_id]
+            await page.get_by_text("You are no longer watching this table.").wait_for()
             for player in (host, guest, onlooker):
                 player.check()
 

@@ -322,6 +322,11 @@ export function TableScreen({ params, me, watching = false }) {
         if (message.events.some((event) => event.type === 'game_over')) refreshMe();
       },
       async onError(failure, during) {
+        if (during === 'sent_off') {
+          setTable(null);
+          setProblem(`You are no longer watching this table. ${failure.message}`);
+          return;
+        }
         if (during !== 'join') {
           setError(failure);
           return;
