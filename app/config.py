@@ -68,8 +68,11 @@ class Settings(BaseSettings):
     signup_rate_window_seconds: int = 3600
     signup_rate_per_address: int = 5
     signup_rate_overall: int = 200
-    # Guests ("Play now" on the front page, vs bots only, no coins) count against the sign-up limits above; a guest
-    # that has not signed up is deleted this many days after it was made (its session ends then too).
+    # Guests ("Play now" on the front page, vs bots only, no coins), in the same window: they mint nothing, so more
+    # than sign-ups (a guest's own sign-up counts as one). A guest that has not signed up is deleted this many days
+    # after it was made (its session ends then too).
+    guest_rate_per_address: int = 30
+    guest_rate_overall: int = 2000
     guest_ttl_days: int = Field(default=7, ge=1)
 
     # --- coins, XP, league (platform.md defaults) ------------------------------------------------------------

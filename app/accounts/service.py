@@ -7,14 +7,15 @@ on SQLite every transaction holds the write lock (BEGIN IMMEDIATE), so a hash in
 
 Guests ("Play now" on the front page): a user row flagged `guest`, named Guest-<digits>, with no password (nobody can
 log in to it: only its session cookie reaches it), a wallet that stays at 0 and vs-bots play only (`GuestAccount`
-refuses the rest, app/deps.py `FullAccount`). Each guest counts as a sign-up against the limits below. `upgrade`
-turns the same row into a full account (name, password, welcome coins once, key `welcome:<id>`), so its game history
-stays; `remove_stale_guests` deletes guests older than GUEST_TTL_DAYS (the online housekeeping loop calls it, and
+refuses the rest, app/deps.py `FullAccount`), counted against the guest limits below. `upgrade` turns the same row
+into a full account (name, password, welcome coins once, key `welcome:<id>`), so its game history stays, and counts
+as a sign-up; `remove_stale_guests` deletes guests older than GUEST_TTL_DAYS (the online housekeeping loop calls it, and
 `tablestakes guests clean-up` does by hand).
 
 Limits (Redis fixed windows, counted by client address: app/core/ratelimit.py `address_key`):
-- Sign-ups, each of which mints START_BALANCE coins: SIGNUP_RATE_PER_ADDRESS per address and SIGNUP_RATE_OVERALL for
-  the whole site per SIGNUP_RATE_WINDOW_SECONDS. A sign-up that fails (a taken name) gives its slot back.
+- Sign-ups (a guest's included), each of which mints START_BALANCE coins: SIGNUP_RATE_PER_ADDRESS per address and
+  SIGNUP_RATE_OVERALL for the whole site per SIGNUP_RATE_WINDOW_SECONDS. A sign-up that fails (a taken name) gives its
+  slot back. Guests: GUEST_RATE_PER_ADDRESS and GUEST_RATE_OVERALL in the same window.
 - Logins, as OWASP advises against brute force without handing attackers a lockout weapon: failures are counted per
   username *and* address (the attacker's address waits; the owner's does not), per address (one address trying
   many names), and per username from everywhere: past that, only addresses that logged in to the account within
@@ -168,19 +169,31 @@ class AccountService:
         return user, await self.start_session(session, user.id)
 
     async def _count_signup(self, client_address: str | None) -> list[str]:
-        """Counts one sign-up against the address's and the site's limits (429 past either); returns the counters."""
+        """Counts one new account (welcome coins minted) against the address's and the site's limits (429 past
+        either); returns the counters, to give back if no account is made."""
+        return await self._count_new("signup", client_address, self.settings.signup_rate_per_address,
+                                     self.settings.signup_rate_overall, "new accounts")
+
+    async def _count_guest(self, client_address: str | None) -> list[str]:
+        """Counts one guest against its own, higher limits: a guest mints no coins (its sign-up is counted as one),
+        and a household or school behind one address may well start several practice games an hour."""
+        return await self._count_new("guest", client_address, self.settings.guest_rate_per_address,
+                                     self.settings.guest_rate_overall, "guest games started")
+
+    async def _count_new(self, kind: str, client_address: str | None, per_address: int, overall_limit: int,
+                         what: str) -> list[str]:
         window = self.settings.signup_rate_window_seconds
-        by_address = f"signup:addr:{address_key(client_address)}"
+        by_address, everywhere = f"{kind}:addr:{address_key(client_address)}", f"{kind}:all"
         hits = await self.limiter.hit(by_address, window)
-        if hits.count > self.settings.signup_rate_per_address:
+        if hits.count > per_address:
             await self.limiter.undo(by_address)
-            raise TooManyRequests(hits.retry_after, "Too many new accounts from this address; try again later.")
-        overall = await self.limiter.hit("signup:all", window)
-        if overall.count > self.settings.signup_rate_overall:
-            await self.limiter.undo("signup:all")
+            raise TooManyRequests(hits.retry_after, f"Too many {what} from this address.")
+        overall = await self.limiter.hit(everywhere, window)
+        if overall.count > overall_limit:
+            await self.limiter.undo(everywhere)
             await self.limiter.undo(by_address)
-            raise TooManyRequests(overall.retry_after, "Too many new accounts right now; try again later.")
-        return [by_address, "signup:all"]
+            raise TooManyRequests(overall.retry_after, f"Too many {what} right now.")
+        return [by_address, everywhere]
 
     async def create_user(self, session: AsyncSession, username: str, password_hash: str) -> User:
         """The user row, their wallet and the welcome coins (an entry like any other). No hashing here: tests, the
@@ -204,8 +217,8 @@ class AccountService:
 
     async def create_guest(self, session: AsyncSession, client_address: str | None = None) -> tuple[User, str]:
         """A guest user (no password, an empty wallet), logged in for GUEST_TTL_DAYS: returns it and a session
-        token. Counted as a sign-up: a guest costs no coins, but rows and sessions are not free either."""
-        counted = await self._count_signup(client_address)
+        token. Counted against the guest limits: a guest costs no coins, but rows and sessions are not free either."""
+        counted = await self._count_guest(client_address)
         try:
             user = await self._add_guest(session)
             await self.ledger.open_wallet(session, user.id)  # no welcome coins: a guest moves no coins
@@ -232,8 +245,8 @@ class AccountService:
     async def upgrade(self, session: AsyncSession, auth: Authenticated, username: str, password: str,
                       client_address: str | None = None) -> User:
         """The guest behind `auth` becomes a full account with this name and password, keeping its id (so its game
-        history) and getting the welcome coins, exactly once (the ledger key `welcome:<id>`, as at sign-up). The
-        guest was counted as a sign-up when it was made, so this is not counted again."""
+        history) and getting the welcome coins, exactly once (the ledger key `welcome:<id>`, as at sign-up). It is
+        counted as a sign-up here, where the coins are minted (a guest was counted only against the guest limits)."""
         try:
             check_username(username)
             check_password(password)
@@ -241,18 +254,13 @@ class AccountService:
             raise InvalidAccountInput(str(error)) from None
         if not auth.user.guest:
             raise NotAGuest()
-        password_hash = await self.passwords.hash(password)  # before any transaction opens
-        key = username_key(username)
-        if await repo.user_by_key(session, key) is not None:
-            raise UsernameTaken(details={"username": username})
+        counted = await self._count_signup(client_address)
         try:
-            async with session.begin_nested():
-                # Conditional on still being a guest: of two sign-ups at once, one wins and the other is told.
-                if not await repo.sign_up_guest(session, auth.user.id, username=username, key=key,
-                                                password_hash=password_hash):
-                    raise NotAGuest()
-        except IntegrityError:
-            raise UsernameTaken(details={"username": username}) from None
+            await self._make_guest_a_person(session, auth, username, password)
+        except BaseException:
+            for name in counted:  # a sign-up that made no account does not count
+                await self.limiter.undo(name)
+            raise
         if self.settings.start_balance > 0:
             wallet = await self.ledger.wallet_id(session, auth.user.id)
             await self.ledger.credit(session, wallet, self.settings.start_balance, key=f"welcome:{auth.user.id}",
@@ -265,6 +273,21 @@ class AccountService:
         await session.refresh(user)
         await self._remember_address(user, client_address)
         return user
+
+    async def _make_guest_a_person(self, session: AsyncSession, auth: Authenticated, username: str,
+                                   password: str) -> None:
+        password_hash = await self.passwords.hash(password)  # before any transaction opens
+        key = username_key(username)
+        if await repo.user_by_key(session, key) is not None:
+            raise UsernameTaken(details={"username": username})
+        try:
+            async with session.begin_nested():
+                # Conditional on still being a guest: of two sign-ups at once, one wins and the other is told.
+                if not await repo.sign_up_guest(session, auth.user.id, username=username, key=key,
+                                                password_hash=password_hash):
+                    raise NotAGuest()
+        except IntegrityError:
+            raise UsernameTaken(details={"username": username}) from None
 
     async def remove_stale_guests(self, session: AsyncSession, limit: int = 500) -> int:
         """Deletes guests made more than GUEST_TTL_DAYS ago that never signed up, with their sessions, empty
@@ -286,11 +309,11 @@ class AccountService:
 
         pair = await self.limiter.hit(by_pair, window)
         if pair.count > settings.login_failures_per_username_and_address:
-            raise TooManyRequests(pair.retry_after, "Too many failed logins for this username from here; wait.")
+            raise TooManyRequests(pair.retry_after, "Too many failed logins for this username from here.")
         from_address = await self.limiter.hit(by_address, window)
         if from_address.count > settings.login_failures_per_address:
             await self.limiter.undo(by_pair)
-            raise TooManyRequests(from_address.retry_after, "Too many failed logins from this address; wait.")
+            raise TooManyRequests(from_address.retry_after, "Too many failed logins from this address.")
         everywhere = await self.limiter.peek(by_username)
         if everywhere.count >= settings.login_failures_per_username and not await self.limiter.remembers(known):
             await self.limiter.undo(by_pair)

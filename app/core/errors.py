@@ -61,13 +61,27 @@ class Forbidden(AppError):
 
 
 class TooManyRequests(AppError):
+    """429 with `Retry-After`; the message ends with how long to wait, since a person reads it and not the header."""
+
     status = 429
     code = "rate_limited"
-    message = "Too many attempts; try again later."
+    message = "Too many attempts."
 
     def __init__(self, retry_after: int, message: str | None = None):
         retry_after = max(1, int(retry_after))
-        super().__init__(message, details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)})
+        said = f"{message or self.message} Try again in {wait_in_words(retry_after)}."
+        super().__init__(said, details={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)})
+
+
+def wait_in_words(seconds: int) -> str:
+    """`42 seconds`, `1 minute`, `17 minutes`, `2 hours`: rounded up, so the wait is never shorter than said."""
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = -(-seconds // 60)
+    if minutes < 120:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours = -(-minutes // 60)
+    return f"{hours} hours"
 
 
 class BodyTooLarge(StarletteHTTPException):

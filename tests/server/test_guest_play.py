@@ -94,19 +94,32 @@ async def test_a_guest_is_refused_online_staked_shop_friends_and_rooms(harness: 
     assert (await guest.get("/api/league/pika")).status_code == 200
 
 
-async def test_guests_count_against_the_sign_up_limits(harness: Harness):
-    settings = harness.settings.model_copy(update={"signup_rate_per_address": 2})
+async def test_guests_have_their_own_limit_and_their_sign_up_counts_as_one(harness: Harness):
+    settings = harness.settings.model_copy(update={"signup_rate_per_address": 1, "guest_rate_per_address": 3})
     async with open_harness(settings) as limited:
-        for _ in range(2):
-            await new_guest(limited, address="198.51.100.7")
+        # A household behind one address starts more practice games than it may make accounts.
+        guests = [(await new_guest(limited, address="198.51.100.7"))[0] for _ in range(3)]
         response = await limited.new_client(address="198.51.100.7").post("/api/auth/guest")
         assert response.status_code == 429 and error_code(response) == "rate_limited"
-        assert int(response.headers["retry-after"]) > 0
-        # A sign-up from that address waits too: one limit for both.
+        retry_after = int(response.headers["retry-after"])
+        assert 0 < retry_after <= settings.signup_rate_window_seconds
+        # The message a person reads says how long to wait (rounded up), not only "later".
+        message = response.json()["error"]["message"]
+        assert message.startswith("Too many guest games started from this address. Try again in "), message
+        assert message.endswith((" minutes.", " minute.", " seconds.", " hours.")), message
+        # Guests did not use up the sign-up limit...
         signup = await limited.new_client(address="198.51.100.7").post(
             "/api/auth/register", json={"username": "mallory", "password": PASSWORD})
-        assert signup.status_code == 429
-        await new_guest(limited, address="198.51.100.8")  # another address is not held back
+        assert signup.status_code == 201, signup.text
+        # ...but turning a guest into an account mints the welcome coins, so it is a sign-up like any other.
+        upgrade = await guests[0].post("/api/auth/upgrade", json={"username": "Grace", "password": PASSWORD})
+        assert upgrade.status_code == 429 and error_code(upgrade) == "rate_limited", upgrade.text
+        assert (await guests[0].get("/api/me")).json()["guest"] is True  # nothing changed, no coins minted
+        assert (await guests[0].get("/api/wallet")).json()["balance"] == 0
+        elsewhere, _ = await new_guest(limited, address="198.51.100.8")  # another address is not held back
+        upgraded = await elsewhere.post("/api/auth/upgrade", json={"username": "Grace", "password": PASSWORD})
+        assert upgraded.status_code == 200, upgraded.text
+        assert (await elsewhere.get("/api/wallet")).json()["balance"] == settings.start_balance
 
 
 async def test_signing_up_keeps_the_history_and_grants_the_welcome_coins_once(harness: Harness):
