@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     # after it was made (its session ends then too).
     guest_rate_per_address: int = 30
     guest_rate_overall: int = 2000
+    # A friends room nobody changed (seats, invitations) for this long is closed with its pending invitations.
+    room_idle_hours: float = Field(default=24.0, gt=0)
     guest_ttl_days: int = Field(default=7, ge=1)
 
     # --- coins, XP, league (platform.md defaults) ------------------------------------------------------------

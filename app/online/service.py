@@ -53,6 +53,8 @@ class OnlinePlay:
         tables.listeners.append(self.matchmaking.adopted)  # a table adopted here keeps its players seated
         # More fill times kept by the same loop (rematch waits): each returns how many it handled.
         self.tick_hooks: list[Callable[[], Awaitable[int]]] = []
+        # More clean-ups run with the housekeeping (idle friends rooms).
+        self.housekeeping_hooks: list[Callable[[], Awaitable[int]]] = []
         self._loop: asyncio.Task | None = None
         self._stopping = asyncio.Event()
 
@@ -86,11 +88,13 @@ class OnlinePlay:
         return handled
 
     async def housekeeping(self) -> list[ClosedWeek]:
-        """Close every league week that is over (paying its prizes once), refund stranded pots and delete guests
-        older than GUEST_TTL_DAYS that never signed up."""
+        """Close every league week that is over (paying its prizes once), refund stranded pots, delete guests
+        older than GUEST_TTL_DAYS that never signed up and close friends rooms idle for ROOM_IDLE_HOURS."""
         closed = await self.close_due_weeks()
         await self.matchmaking.refund_stranded()
         await self.remove_stale_guests()
+        for hook in self.housekeeping_hooks:
+            await hook()
         return closed
 
     async def remove_stale_guests(self) -> int:

@@ -8,7 +8,9 @@ outside the database transaction (see `RoomService.start`).
 
 from __future__ import annotations
 
+import logging
 import uuid
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
@@ -25,6 +27,8 @@ from app.tables.manager import TableManager, new_table_id
 if TYPE_CHECKING:
     from app.core.clock import Clock
     from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
 
 
 class RoomNotFound(NotFound):
@@ -147,6 +151,7 @@ class RoomService:
         existing = await session.scalar(select(RoomInvitation).where(
             RoomInvitation.room_id == room.id, RoomInvitation.to_user_id == invitee.id))
         now = self.clock.now()
+        room.updated_at = now  # the host is still there: the room is not idle (`close_idle`)
         if existing is not None:
             if existing.status == "pending":
                 raise Conflict(f"{invitee.username} is already invited.", code="already_invited")
@@ -252,6 +257,34 @@ class RoomService:
         await session.execute(update(RoomInvitation).where(
             RoomInvitation.room_id == room.id, RoomInvitation.status == "pending").values(status="cancelled"))
         return room
+
+    async def close_idle_rooms(self) -> int:
+        """`close_idle` in a transaction of its own, for the online loop's housekeeping."""
+        async with self.runtime.transaction() as session:
+            closed = await self.close_idle(session)
+        if closed:
+            log.info("closed %s friends rooms idle for %s hours", closed, self.runtime.settings.room_idle_hours)
+        return closed
+
+    async def close_idle(self, session: AsyncSession, limit: int = 500) -> int:
+        """Closes open rooms that nobody changed for ROOM_IDLE_HOURS (the host closed the tab and never came back),
+        with their pending invitations, so those stop waiting in the invitees' lobbies. Returns how many closed.
+        Conditional on the room being open and idle still, so a host starting it at that moment wins or loses
+        cleanly (start locks the room and checks it is open)."""
+        now = self.clock.now()
+        cutoff = now - timedelta(hours=self.runtime.settings.room_idle_hours)
+        idle = select(Room.id).where(Room.status == "open", Room.updated_at < cutoff).limit(limit)
+        ids = list(await session.scalars(idle))
+        if not ids:
+            return 0
+        closed = list(await session.scalars(
+            update(Room).where(Room.id.in_(ids), Room.status == "open", Room.updated_at < cutoff)
+            .values(status="closed", updated_at=now).returning(Room.id)))
+        if closed:
+            await session.execute(update(RoomInvitation).where(
+                RoomInvitation.room_id.in_(closed), RoomInvitation.status == "pending")
+                .values(status="cancelled", responded_at=now))
+        return len(closed)
 
     async def start(self, room_id: str, host: User, tables: TableManager, timing: TableTiming, *, table_id: str | None = None
                     ) -> Room:

@@ -1,6 +1,6 @@
 """Guest play (issue 19): "Play now" makes a guest that plays vs bots at once, moves no coins, is refused everything
-else with 403 guest_account, counts as a sign-up, signs up into the same account (history kept, welcome coins once)
-and is deleted GUEST_TTL_DAYS later if it never signs up. On every backend."""
+else with 403 guest_account, has limits of its own (its sign-up counts as a sign-up), signs up into the same account
+(history kept, welcome coins once) and is deleted GUEST_TTL_DAYS later if it never signs up. On every backend."""
 
 from __future__ import annotations
 

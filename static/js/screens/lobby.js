@@ -5,7 +5,7 @@ import { HelpButton } from '../help/index.js';
 import { html, useEffect } from '../lib.js';
 import { acceptInvitation, declineInvitation, loadInvitations, refreshMe } from '../session.js';
 import { useStore } from '../state.js';
-import { ActionButton, coins, ErrorNote, Loading, MODE_NAMES, Page, useLoad, XpBar } from '../ui.js';
+import { ActionButton, coins, ErrorNote, Loading, MODE_NAMES, Page, useLoad, when, XpBar } from '../ui.js';
 
 function InProgress({ tables }) {
   if (!tables.length) return null;
@@ -27,7 +27,7 @@ function Invitations({ invitations }) {
     <ul class="list">
       ${invitations.map((inv) => html`<li key=${inv.id} class="list-row">
         <span><strong>${inv.from}</strong> invites you to <strong>${inv.title}</strong>${' '}
-          <span class="muted">(${inv.taken}/${inv.seats} seats)</span></span>
+          <span class="muted">(${inv.taken}/${inv.seats} seats · sent ${when(inv.created_at)})</span></span>
         <span class="row">
           <${ActionButton} class="btn btn-primary btn-small" onAction=${() => acceptInvitation(inv)}>Accept<//>
           <${ActionButton} class="btn btn-small" onAction=${() => declineInvitation(inv)}>Decline<//>
