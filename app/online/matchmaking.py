@@ -390,11 +390,18 @@ class MatchmakingService:
             await self.matchmaker.seat(table.id, user_ids)
             self._watch(table, user_ids)
 
-    async def refund_stranded(self) -> int:
+    async def refund_stranded(self, *, restarted: bool = False) -> int:
         """Pots holding coins for a table that never started (no live table, no record, no longer forming: a crash
         between a stake and its table), once they have been still for a while, refund every stake. Returns how many
         tables were refunded. A started table is never touched here: whichever node owns it settles or cancels it,
-        and a table whose owner is gone is adopted by a live node first (app/tables/manager.py)."""
+        and a table whose owner is gone is adopted by a live node first (app/tables/manager.py).
+
+        `restarted`: this process has just started. With the in-process Redis stand-in (embedded, one node) every
+        forming table, staked queue seat and rematch was lost with the old process and no other node can be making
+        one, so their pots are refunded at once instead of after the wait, and the ledger says why."""
+        alone = restarted and self.settings.redis_url.startswith("memory://")
+        still_for = 0.0 if alone else STRANDED_AFTER_SECONDS
+        why = "the server restarted before the table started" if alone else None
         now = self.clock.now()
         candidates: set[str] = set()
         async with self.runtime.reader() as session:
@@ -402,7 +409,7 @@ class MatchmakingService:
             for pot in pots:
                 if pot.table_id in self.tables.tables:
                     continue
-                if pot.last_moved_at is not None and (now - pot.last_moved_at).total_seconds() < STRANDED_AFTER_SECONDS:
+                if pot.last_moved_at is not None and (now - pot.last_moved_at).total_seconds() < still_for:
                     continue  # a table forming, or being created, right now
                 if await self.stakes.table_started(session, pot.table_id):
                     continue  # live (here or on another node), or finished
@@ -412,7 +419,8 @@ class MatchmakingService:
             if await self.matchmaker.forming(table_id) is not None:
                 continue
             async with self.runtime.transaction() as session:
-                refunds = await self.stakes.refund_table(session, table_id, await self.stakes.staked_title(session, table_id))
+                title = await self.stakes.staked_title(session, table_id)
+                refunds = await self.stakes.refund_table(session, table_id, title, why)
                 await self.stakes.mark_cancelled(session, table_id, now)
             if refunds:
                 log.warning("staked table %s cannot finish: refunded %s stakes", table_id, len(refunds))

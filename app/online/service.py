@@ -61,7 +61,7 @@ class OnlinePlay:
     async def start(self, *, background: bool = True) -> None:
         """After this node adopted its tables: refund pots whose table never started, start the loop."""
         try:
-            await self.matchmaking.refund_stranded()
+            await self.matchmaking.refund_stranded(restarted=True)
         except Exception:
             log.exception("could not check for stranded staked pots")
         if background:

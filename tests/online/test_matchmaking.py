@@ -16,7 +16,8 @@ from app.realtime.protocol import MatchmakingData
 from app.tables.models import ClusterNode, LiveTable
 from app.tables.ownership import db_now
 from tests.online.online_support import (Inbox, TableRecorder, assert_ledger_consistent, balance_of, pot_of)
-from tests.support.harness import reach_staked_level
+from app.runtime import open_runtime
+from tests.support.harness import open_harness, reach_staked_level, wipe
 
 
 async def people(quiet, *names: str) -> list[tuple[object, Inbox]]:
@@ -261,6 +262,32 @@ async def test_a_stranded_pot_s_refunds_name_the_game_it_was_staked_on(quiet, on
             newest = (await ledger.history(session, await ledger.wallet_id(session, user.id), limit=1)).items[0]
             assert newest.reason == "Piraten Kapern staked table: stake refunded"
     await assert_ledger_consistent(quiet.runtime)
+
+
+async def test_a_restart_of_the_embedded_set_up_refunds_lost_queue_seats_at_once(quiet_settings, backend):
+    """kill -9 of the embedded server loses its in-process Redis, so a staked queue seat (or a pending rematch) is
+    gone with it while its stake sits in the pot: the restarted process refunds it as it starts, saying why, instead
+    of after the stranded wait. With a real Redis, other nodes may be forming that table: the wait stays."""
+    if backend == "services":
+        async with open_runtime(quiet_settings) as runtime:
+            await wipe(runtime)
+    async with open_harness(quiet_settings, clean=backend == "services") as before:
+        ada = await before.create_user("ada")
+        async with before.runtime.transaction() as session:  # a queue seat's stake, then the process dies
+            await before.app.state.online.stakes.stake(session, "lost-queue", ada.id, 1, 250, "Pika")
+    async with open_harness(quiet_settings) as after:
+        ledger = after.runtime.ledger
+        async with after.runtime.reader() as session:
+            newest = (await ledger.history(session, await ledger.wallet_id(session, ada.id), limit=1)).items[0]
+        if backend == "embedded":
+            assert await balance_of(after.runtime, ada.id) == 1000
+            assert newest.reason == "Pika staked table: stake refunded (the server restarted before the table started)"
+        else:
+            assert await balance_of(after.runtime, ada.id) == 750
+            after.clock.advance(seconds=301)
+            assert await after.app.state.online.matchmaking.refund_stranded() == 1
+            assert await balance_of(after.runtime, ada.id) == 1000
+        await assert_ledger_consistent(after.runtime)
 
 
 @pytest.mark.parametrize("request_, code", [

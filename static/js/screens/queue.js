@@ -15,6 +15,7 @@ const REASONS = {
   stakes_missing: 'a stake could not be collected',
   error: 'the table could not be created',
   away: 'you were away longer than the seat is kept',
+  lost: 'the server lost your place while you were disconnected (it restarted)',
 };
 
 function Choice({ name, legend, options, value, onChange }) {
@@ -97,8 +98,29 @@ export function QueueScreen({ params, me }) {
     }
   };
 
+  // After a reconnection, a wait this screen still shows may be over: matched while the socket was down, or lost
+  // with a restarted server. Ask where we stand instead of showing a countdown to nothing.
+  const waitingNow = useRef(null);
+  waitingNow.current = waiting;
+  const recheck = async () => {
+    const was = waitingNow.current;
+    if (!was) return;
+    let now;
+    try {
+      now = await get('/api/matchmaking');
+    } catch {
+      return; /* offline again: the next socket asks again */
+    }
+    if (!alive.current || waitingNow.current !== was) return; // a notice came meanwhile and said it
+    if (now.status === 'playing' && now.table_id) {
+      take({ event: 'matched', table_id: now.table_id });
+    } else if (now.status === 'idle') {
+      take({ event: 'cancelled', reason: 'lost', refunded: was.queue?.mode === 'staked' ? was.queue.stake : 0 });
+    }
+  };
   useEffect(() => socket.onNotice((message) => {
     if (message.type === 'matchmaking') take(message.data);
+    if (message.type === 'hello') recheck();
   }), []);
   useEffect(() => {
     if (status.data?.status === 'waiting') take(status.data);
@@ -163,7 +185,7 @@ export function QueueScreen({ params, me }) {
     <${ErrorNote} error=${status.error} />
     ${playing && html`<p class="banner banner-info">You are playing at a matchmade table.${' '}
       <a class="btn btn-primary btn-small" href=${`#/table/${playing}`}>Go to the table</a></p>`}
-    ${ended && html`<p class="banner banner-warning" role="alert">${ended.reason === 'away' ? 'Your seat was given up' : 'The table was cancelled'}: ${REASONS[ended.reason] || ended.reason}.
+    ${ended && html`<p class="banner banner-warning" role="alert">${['away', 'lost'].includes(ended.reason) ? 'Your seat was given up' : 'The table was cancelled'}: ${REASONS[ended.reason] || ended.reason}.
       ${ended.refunded ? ` Your stake of ${coins(ended.refunded)} is back in your wallet.` : ''}</p>`}
     ${waiting
       ? html`<${Waiting} data=${waiting} onLeave=${leave} busy=${busy} error=${error} grace=${Math.round(options?.queue_grace_seconds ?? 10)}
