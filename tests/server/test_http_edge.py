@@ -148,6 +148,28 @@ async def test_logs_are_json_lines_with_the_request_id(harness: Harness, capsys)
     assert entry["msg"] == "hello world" and entry["request_id"] == "rid-7" and entry["level"] == "info"
 
 
+def test_a_client_s_invalid_utf8_frame_is_one_warning_line_not_an_error_with_a_traceback(capsys):
+    from app.core.logging import configure_logging
+
+    root, uvicorn_error = logging.getLogger(), logging.getLogger("uvicorn.error")
+    saved = (list(root.handlers), root.level, list(uvicorn_error.filters))
+    configure_logging("INFO")
+    try:
+        try:
+            b"\xff".decode()
+        except UnicodeDecodeError:  # as uvicorn's WebSocket protocol logs it, before closing the socket with 1007
+            logging.getLogger("uvicorn.error").exception("Invalid UTF-8 sequence received from client.")
+        logging.getLogger("uvicorn.error").error("Something else broke.")
+        lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    finally:  # the logging as pytest set it up
+        root.handlers[:], uvicorn_error.filters[:] = saved[0], saved[2]
+        root.setLevel(saved[1])
+    fault, other = lines[-2:]
+    assert (fault["level"], fault["msg"], "exc" in fault) == (
+        "warning", "Invalid UTF-8 sequence received from client.", False)
+    assert other["level"] == "error"  # only that client fault is downgraded
+
+
 async def test_health_and_readiness(harness: Harness):
     assert (await harness.client.get("/healthz")).json() == {"status": "ok"}
     response = await harness.client.get("/readyz")
