@@ -128,7 +128,10 @@ class RematchService:
             table_id, user_id, agree, len(set(finished.humans)),
             self._now_ms() + int(self.settings.rematch_wait_seconds * 1000), new_table, ttl_seconds)
         outcome, status, state = answered.outcome, answered.status, _state(answered.fields)
-        if staked and outcome in ("closed", "declined_before", "withdrew"):
+        # A stake that did not count goes back: a withdrawn agreement, or one taken just as the rematch closed. A
+        # stake of someone seated at the rematch being played stays in its pot, whatever they answer now.
+        seated = status in ("starting", "started") and str(user_id) in state["agreed"]
+        if staked and outcome in ("closed", "declined_before", "withdrew") and not seated:
             await self._refund(finished, new_table, user_id)
         if outcome == "declined_before":
             raise RematchRefused("rematch_declined", "You declined this rematch.")

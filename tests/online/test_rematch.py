@@ -14,6 +14,7 @@ from app.realtime.protocol import RematchData
 from app.rooms.models import Room
 from app.tables.models import GameRecord, LiveTable
 from tests.online.online_support import assert_ledger_consistent, balance_of, pot_of
+from tests.support.waiting import eventually
 from tests.online.test_online_live import easy_bot, live_settings, matched, online, queue  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -189,6 +190,32 @@ async def test_a_staked_rematch_takes_the_stake_again_from_those_who_agree(onlin
     assert await pot_of(runtime, new) == 200
     for client in (ada, bob):
         assert await balance_of(runtime, client.user["id"]) == before[client.user["id"]] - 100
+    await assert_ledger_consistent(runtime)
+
+
+async def test_answering_again_once_a_staked_rematch_started_leaves_its_pot_alone(online):
+    """A second answer (a double click, or a player trying to take their stake back from a game they are losing)
+    after the rematch started changes nothing: the stakes stay in the pot and the game is paid as usual."""
+    ada, bob, old = await staked_game(online)
+    runtime = online.server.runtime
+    await rematch(ada, old)
+    new = (await rematch(bob, old))["table_id"]
+    staked = {c.user["id"]: await balance_of(runtime, c.user["id"]) for c in (ada, bob)}
+    for client, agree in ((ada, False), (ada, True), (bob, False), (ada, None)):
+        again = await rematch(client, old, agree=agree)
+        assert (again["event"], again["table_id"]) == ("started", new), (client.user["username"], agree, again)
+    assert await pot_of(runtime, new) == 200
+    assert {c.user["id"]: await balance_of(runtime, c.user["id"]) for c in (ada, bob)} == staked
+    await play(new, ada, bob)
+
+    async def settled() -> bool:
+        async with runtime.sessionmaker() as session:
+            return await session.get(GameRecord, new) is not None
+
+    await eventually(settled)
+    assert await pot_of(runtime, new) == 0
+    paid = {c.user["id"]: await balance_of(runtime, c.user["id"]) for c in (ada, bob)}
+    assert sum(paid.values()) == sum(staked.values()) + 200  # the whole pot went to the winners
     await assert_ledger_consistent(runtime)
 
 
