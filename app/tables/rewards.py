@@ -22,6 +22,9 @@ class Reward:
     league_points: int = 0
     league_halved: bool = False  # league points halved: a simulated player sat at the table (the results say why)
     left: bool = False  # counted as having left: no prize, XP or league points
+    # A friends table of one person and bots pays as practice does (nothing to win or lose): otherwise a room of
+    # the host and easy bots would be a coin and XP farm, and a way around the staked tables' level.
+    one_person: bool = False
     # What made the coins, as the ledger has them: the prize before boosters, the multiplier it was paid at, the
     # stake this seat put into the pot; `net` is the change of the player's balance: coins + pot - stake.
     prize: int = 0
@@ -101,6 +104,10 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
     rewards = [Reward(left=table.humans[s] and table.left[s]) for s in range(seats)]
     if table.mode == "bots":
         return rewards  # practice: nothing to win or lose
+    if table.mode == "friends" and sum(1 for human in table.humans if human) < 2:
+        for seat, reward in enumerate(rewards):
+            reward.one_person = table.humans[seat]
+        return rewards
     if table.mode == "friends":
         prizes = split_places(table.placings, [floor(prizes_for(seats, rules.payouts)[0] * rules.friends_prize_ratio)])
     elif table.mode == "online":

@@ -43,6 +43,16 @@ def test_friends_pay_only_the_winner_half_the_online_first_prize():
     assert [r.league_points for r in rewards] == [0, 0, 0]
 
 
+def test_a_friends_table_of_one_person_and_bots_pays_as_practice():
+    rewards = table_rewards(table("friends", [1, 2, 3], humans=[True, False, False]), RULES)
+    assert all(r.coins == 0 and r.xp == 0 and r.league_points == 0 and r.net == 0 for r in rewards)
+    assert [r.one_person for r in rewards] == [True, False, False]  # the results tell that person why
+    # Two people and a bot are a friends game: the winner is paid, both get XP.
+    rewards = table_rewards(table("friends", [2, 1, 3], humans=[True, True, False]), RULES)
+    assert [r.coins for r in rewards] == [0, 40, 0] and [r.xp for r in rewards] == [30, 40, 0]
+    assert not any(r.one_person for r in rewards)
+
+
 def test_online_pays_every_place_but_simulated_players_and_leavers_get_nothing():
     rewards = table_rewards(table("online", [1, 2, 3, 4], humans=[True, False, True, True], left=[False, False, False, True], bot_filled=True), RULES)
     assert [r.coins for r in rewards] == [100, 0, 40, 0]

@@ -99,6 +99,8 @@ export function ResultsScreen({ params, me }) {
       ${mine.reward.left && html`<p class="banner banner-warning">You left, or a bot played most of your turns, so
         this game counts as left: no prize and no XP.</p>`}
       ${game.mode === 'bots' && html`<p class="muted">Practice games against bots pay no coins and no XP.</p>`}
+      ${mine.reward.one_person && html`<p class="muted one-person">Only you and bots sat at this friends table, so it
+        paid as practice does: no coins and no XP. Invite a friend to play for coins.</p>`}
       ${mine.reward.level_up && html`<p class="banner banner-success level-up" role="status">Level up! This game
         took you to level ${mine.reward.level_up}.</p>`}
       <${XpBar} me=${me} />

@@ -82,6 +82,7 @@ export function RoomScreen({ params, me }) {
   const module = gameModule(current.game);
   const host = current.host_id === me.id;
   const taken = current.seats.filter(Boolean).length;
+  const people = current.seats.filter((seat) => seat && seat.user_id !== undefined).length;
   const free = current.seats.length - taken;
   const open = current.status === 'open';
   const amSeated = current.seats.some((s) => s && s.user_id === me.id);
@@ -139,7 +140,9 @@ export function RoomScreen({ params, me }) {
                 const started = await post(`/api/rooms/${current.id}/start`);
                 setRoom(started);
                 if (started.table_id) go(`/table/${started.table_id}`);
-              }}>Start the game (${taken} players)<//>`
+              }}>Start the game (${taken} players)<//>
+              ${people < 2 && html`<p class="muted one-person">Only you and bots: this game pays no coins and no XP,
+                like practice. Invite a friend to play for coins.</p>`}`
             : html`<p>${current.title} needs at least ${current.min_seats} players: invite someone or add a bot.</p>`}
             <${ActionButton} class="btn btn-danger" onAction=${async () => {
               await del(`/api/rooms/${current.id}`);
