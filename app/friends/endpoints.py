@@ -16,6 +16,7 @@ from app.friends.service import (AlreadyFriends, Blocked, CannotBefriendYourself
 from app.deps import DbSession, FullAccount, RuntimeDep
 from app.friends.schemas import FriendListsOut, LiveTableOut, PersonOut, RequestSentOut, UnseenOut, UsernameIn
 from app.friends.service import Person
+from app.rooms.endpoints import notify_withdrawn
 
 router = APIRouter(prefix="/api/friends", tags=["friends"])
 
@@ -113,7 +114,10 @@ async def remove(request: Request, background: BackgroundTasks, auth: FullAccoun
 @router.put("/blocks/{username}", status_code=NO_CONTENT, responses=errors(UnknownUser, CannotBlockYourself))
 async def block(request: Request, background: BackgroundTasks, auth: FullAccount, session: DbSession,
                 runtime: RuntimeDep, username: Username) -> Response:
-    await runtime.friends.block(session, auth.user, username)
+    other = await runtime.friends.block(session, auth.user, username)
+    # No invitation stays pending between us, either way (api.md: no invitations pass between them).
+    withdrawn = await request.app.state.rooms.withdraw_between(session, auth.user.id, other.id)
+    background.add_task(notify_withdrawn, request, withdrawn)
     # The person blocked stops watching the tables where I sit.
     background.add_task(request.app.state.realtime.watchers_changed, auth.user.id)
     return Response(status_code=NO_CONTENT)

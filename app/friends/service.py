@@ -131,8 +131,8 @@ class FriendService:
             raise NotFriends()
         return other
 
-    async def block(self, session: AsyncSession, me: User, username: str) -> None:
-        """Block `username` (idempotent): ends the friendship and pending requests both ways."""
+    async def block(self, session: AsyncSession, me: User, username: str) -> User:
+        """Block `username` (idempotent): ends the friendship and pending requests both ways. Returns who."""
         other = await self.accounts.user_by_username(session, username)
         if other.id == me.id:
             raise CannotBlockYourself()
@@ -144,6 +144,7 @@ class FriendService:
                     await repo.add_block(session, me.id, other.id, self.clock.now())
             except IntegrityError:
                 pass  # blocked concurrently by another request of ours: the same outcome
+        return other
 
     async def unblock(self, session: AsyncSession, me: User, username: str) -> None:
         other = await self.accounts.user_by_username(session, username)

@@ -12,7 +12,7 @@ from app.accounts.service import UnknownUser
 from app.core.openapi import errors
 from app.rooms.service import InvitationNotFound, NotHost, RoomFull, RoomNotFound, RoomNotOpen
 from app.deps import BrieflyFullAccount, DbSession, FullAccount, RuntimeDep
-from app.rooms.models import Room
+from app.rooms.models import Room, RoomInvitation
 from app.rooms.schemas import (BotIn, DeclinedOut, InboxOut, InvitationOut, InviteIn, LeftRoomOut, RoomIn, RoomOut,
                                RoomsOut)
 from app.rooms.service import RoomService, invitation_out, room_out
@@ -43,6 +43,13 @@ async def _notify_room(request: Request, room_data: dict[str, Any], event: str, 
 
 async def _notify_user(request: Request, user_id: int, message: dict[str, Any]) -> None:
     realtime(request).hub.send_to_user(user_id, message)
+
+
+async def notify_withdrawn(request: Request, withdrawn: list[tuple[int, dict[str, Any]]]) -> None:
+    """Each invitee whose invitation went away (room closed or started, invitation cancelled, a block) hears it
+    with its new status, so their lobby and tray drop it instead of offering an Accept that can only fail."""
+    for user_id, invitation in withdrawn:
+        realtime(request).hub.send_to_user(user_id, {"type": "invitation", "data": invitation})
 
 
 @router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=errors(*GAME_SETUP_ERRORS), **ROOM)
@@ -87,9 +94,12 @@ async def invite(room_id: RoomId, body: InviteIn, request: Request, background: 
 async def cancel_invitation(room_id: RoomId, invitation_id: DatabaseId, request: Request,
                             background: BackgroundTasks, auth: FullAccount, session: DbSession) -> RoomOut:
     service = rooms(request)
-    await service.cancel_invitation(session, room_id, auth.user, invitation_id)
-    data = await _out(service, session, await service.get_for(session, room_id, auth.user))
+    invitation = await service.cancel_invitation(session, room_id, auth.user, invitation_id)
+    room = await service.get_for(session, room_id, auth.user)
+    data = await _out(service, session, room)
     background.add_task(_notify_room, request, data, "invitation_cancelled")
+    background.add_task(notify_withdrawn, request,
+                        [(invitation.to_user_id, invitation_out(invitation, room, auth.user.username))])
     return RoomOut.model_validate(data)
 
 
@@ -157,9 +167,10 @@ async def leave_room(room_id: RoomId, request: Request, background: BackgroundTa
 async def close_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: FullAccount,
                      session: DbSession) -> RoomOut:
     service = rooms(request)
-    room = await service.close(session, room_id, auth.user)
+    room, withdrawn = await service.close(session, room_id, auth.user)
     data = await _out(service, session, room)
     background.add_task(_notify_room, request, data, "closed")
+    background.add_task(notify_withdrawn, request, withdrawn)
     return RoomOut.model_validate(data)
 
 
@@ -171,7 +182,9 @@ async def start_room(room_id: RoomId, request: Request, auth: BrieflyFullAccount
     service = rooms(request)
     manager = realtime(request).tables
     room = await service.start(room_id, auth.user, manager, manager.timing)
-    async with runtime.reader() as session:
+    async with runtime.transaction() as session:  # who was invited and did not come will not now
+        withdrawn = await service.withdraw_pending(session, RoomInvitation.room_id == room_id)
         data = await _out(service, session, room)
     await _notify_room(request, data, "started")
+    await notify_withdrawn(request, withdrawn)
     return RoomOut.model_validate(data)

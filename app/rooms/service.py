@@ -13,7 +13,8 @@ import uuid
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.sql import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts.models import User
@@ -173,6 +174,28 @@ class RoomService:
         invitation.status, invitation.responded_at = "cancelled", self.clock.now()
         return invitation
 
+    async def withdraw_pending(self, session: AsyncSession, which: ColumnElement[bool]) -> list[tuple[int, dict[str, Any]]]:
+        """Cancel the pending invitations `which` selects; returns (invitee, the invitation as they see it, now
+        cancelled) for each, so the endpoint can tell them and their lobby drops it."""
+        rows = (await session.execute(
+            select(RoomInvitation, Room, User.username)
+            .join(Room, Room.id == RoomInvitation.room_id)
+            .join(User, User.id == RoomInvitation.from_user_id)
+            .where(RoomInvitation.status == "pending", which))).all()
+        now = self.clock.now()
+        withdrawn = []
+        for invitation, room, host_name in rows:
+            invitation.status, invitation.responded_at = "cancelled", now
+            withdrawn.append((invitation.to_user_id, invitation_out(invitation, room, host_name)))
+        await session.flush()
+        return withdrawn
+
+    async def withdraw_between(self, session: AsyncSession, a: int, b: int) -> list[tuple[int, dict[str, Any]]]:
+        """Blocking: no invitation stays pending between the two, either way."""
+        return await self.withdraw_pending(session, or_(
+            and_(RoomInvitation.from_user_id == a, RoomInvitation.to_user_id == b),
+            and_(RoomInvitation.from_user_id == b, RoomInvitation.to_user_id == a)))
+
     async def inbox(self, session: AsyncSession, user: User) -> list[dict[str, Any]]:
         rows = await session.execute(
             select(RoomInvitation, Room, User.username)
@@ -193,6 +216,8 @@ class RoomService:
         invitation, room = await self._my_invitation(session, user, invitation_id)
         if room.status != "open":
             raise RoomNotOpen()
+        if await self.runtime.friends.is_blocked(session, invitation.from_user_id, user.id):
+            raise InvitationNotFound()  # blocking withdraws invitations both ways; one racing it is gone too
         seats = list(room.seats)
         if user.id not in self.seated_user_ids(room):
             try:
@@ -250,13 +275,13 @@ class RoomService:
         self._set_seats(room, seats)
         return room
 
-    async def close(self, session: AsyncSession, room_id: str, host: User) -> Room:
+    async def close(self, session: AsyncSession, room_id: str, host: User
+                    ) -> tuple[Room, list[tuple[int, dict[str, Any]]]]:
+        """Close the room; returns it and its invitations withdrawn (`withdraw_pending`)."""
         room = await self.get_for(session, room_id, host, lock=True)
         self._require_host_open(room, host)
         room.status, room.updated_at = "closed", self.clock.now()
-        await session.execute(update(RoomInvitation).where(
-            RoomInvitation.room_id == room.id, RoomInvitation.status == "pending").values(status="cancelled"))
-        return room
+        return room, await self.withdraw_pending(session, RoomInvitation.room_id == room.id)
 
     async def close_idle_rooms(self) -> int:
         """`close_idle` in a transaction of its own, for the online loop's housekeeping."""

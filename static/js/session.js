@@ -68,14 +68,30 @@ const FRIEND_NEWS = {
   accepted: (name) => [`${name} accepted your friend request: you are friends now.`, 'success'],
 };
 
+// Refusals that mean the invitation is over (withdrawn, the room closed or started, full): its row goes, and a toast
+// says why, instead of an Accept that can only fail again.
+const INVITATION_OVER = new Set(['no_such_invitation', 'room_not_open', 'room_full']);
+
+async function answerInvitation(invitation, path) {
+  try {
+    return await post(`/api/invitations/${invitation.id}/${path}`);
+  } catch (error) {
+    if (!INVITATION_OVER.has(error.code)) throw error;
+    dropInvitation(invitation.id);
+    if (path === 'accept') toast(`${invitation.from}'s ${invitation.title} room: ${error.message}`, 'warning');
+    return null;
+  }
+}
+
 export async function acceptInvitation(invitation) {
-  const room = await post(`/api/invitations/${invitation.id}/accept`);
+  const room = await answerInvitation(invitation, 'accept');
+  if (!room) return;
   dropInvitation(invitation.id);
   go(`/room/${room.id}`);
 }
 
 export async function declineInvitation(invitation) {
-  await post(`/api/invitations/${invitation.id}/decline`);
+  await answerInvitation(invitation, 'decline');
   dropInvitation(invitation.id);
 }
 
@@ -126,6 +142,10 @@ function onNotice(message) {
   }
   if (message.type === 'invitation') {
     const invitation = message.data;
+    if (invitation.status !== 'pending') {
+      dropInvitation(invitation.id); // withdrawn: the room closed or started, the host cancelled it, a block
+      return;
+    }
     const others = (list) => (list || []).filter((i) => i.id !== invitation.id);
     setStore({
       invitations: [invitation, ...others(store.invitations)],

@@ -1,6 +1,7 @@
 """Live social notices in two browsers (issue 19): a friend request appears at once on the other player's page, as a
 toast and a badge on Friends that survives a reload until Friends is opened; the acceptance turns the sender's
-"waiting for an answer" into a friend without a reload; "Invite to play" lets you choose the game."""
+"waiting for an answer" into a friend without a reload; "Invite to play" lets you choose the game. An invitation
+that is withdrawn leaves the invitee's lobby at once, and one answered elsewhere is dropped with the reason."""
 
 from __future__ import annotations
 
@@ -66,3 +67,46 @@ async def test_a_friend_request_arrives_live_with_a_badge_and_the_answer_reaches
             await asker.shot("invite-choose-game")
             asker.check()
             askee.check()
+
+
+async def test_an_invitation_withdrawn_leaves_the_lobby_and_a_stale_accept_says_why(
+        browser_settings, playwright, profiles):
+    async with live_server(browser_settings) as server:
+        async with (
+            open_player(playwright, server.url, "hosting", viewport=DESKTOP, label="host-inv",
+                        profile_root=profiles) as host,
+            open_player(playwright, server.url, "invitee", viewport=DESKTOP, label="invitee",
+                        profile_root=profiles) as invitee,
+        ):
+            await sign_up(host)
+            await sign_up(invitee)  # stays in the lobby
+
+            async def api(player, method: str, path: str, body=None):
+                return await player.page.evaluate(
+                    """async ([method, path, body]) => {
+                        const r = await fetch(path, {method, headers: {'Content-Type': 'application/json'},
+                                                     body: body === null ? undefined : JSON.stringify(body)});
+                        return r.status === 204 ? null : r.json();
+                    }""", [method, path, body])
+
+            invitations = invitee.page.get_by_role("region", name="Invitations")
+            # Invited, then the host closes the room: the row goes from the lobby without a reload.
+            room = await api(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
+            await api(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "invitee"})
+            await invitations.get_by_text("hosting invites you to Pika").wait_for()
+            assert "sent" in await invitations.locator(".list-row").first.inner_text()  # when it was sent
+            await api(host, "DELETE", f"/api/rooms/{room['id']}")
+            await invitations.wait_for(state="detached")
+
+            # Invited again; the invitation is answered elsewhere (another tab): Accept here says so and drops it.
+            room = await api(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
+            invitation = await api(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "invitee"})
+            await invitations.get_by_text("hosting invites you to Pika").wait_for()
+            await api(invitee, "POST", f"/api/invitations/{invitation['id']}/decline")
+            async with invitee.expect_console(r"404"):
+                await invitations.get_by_role("button", name="Accept").click()
+                await invitee.page.locator(".toast", has_text="You have no such invitation.").wait_for()
+            await invitations.wait_for(state="detached")
+            await invitee.shot("stale-invitation")
+            host.check()
+            invitee.check()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.client import TablestakesClient
+from app.client import ClientError, TablestakesClient
 from app.realtime.protocol import server_message_adapter
 from app.runtime import open_runtime
 from tests.support.harness import PASSWORD, wipe
@@ -114,3 +114,59 @@ async def test_the_unseen_count_survives_a_new_session_until_friends_is_opened(l
         finally:
             await ada.close()
             await cyd.close()
+
+
+def invitation_notices(client: TablestakesClient) -> list[dict[str, Any]]:
+    return [n["data"] for n in client.notices if n["type"] == "invitation"]
+
+
+async def withdrawn(client: TablestakesClient, invitation_id: int) -> None:
+    await client.wait_for(lambda: any(n["id"] == invitation_id and n["status"] == "cancelled"
+                                      for n in invitation_notices(client)), timeout=8)
+
+
+async def test_an_invitation_that_goes_away_is_withdrawn_on_the_invitee_s_socket(live_settings):
+    """Cancelled, its room closed or started, or a block either way: the invitee hears it (their lobby drops the
+    row) and it cannot be accepted any more."""
+    async with live_server(live_settings) as server:
+        ada, bob, cat = await player(server, "ada"), await player(server, "bob"), await player(server, "cat")
+        try:
+            async def invite(room: dict, client: TablestakesClient) -> dict:
+                invitation = await ada.post(f"/api/rooms/{room['id']}/invitations",
+                                            {"username": client.user["username"]})
+                await client.wait_for(lambda: any(n["id"] == invitation["id"] and n["status"] == "pending"
+                                                  for n in invitation_notices(client)), timeout=8)
+                return invitation
+
+            cancelled_room = await ada.post("/api/rooms", {"game": "pika", "seats": 3})
+            invitation = await invite(cancelled_room, bob)
+            await ada.delete(f"/api/rooms/{cancelled_room['id']}/invitations/{invitation['id']}")
+            await withdrawn(bob, invitation["id"])
+
+            closed_room = await ada.post("/api/rooms", {"game": "pika", "seats": 3})
+            invitation = await invite(closed_room, bob)
+            await ada.delete(f"/api/rooms/{closed_room['id']}")
+            await withdrawn(bob, invitation["id"])
+
+            started_room = await ada.post("/api/rooms", {"game": "pika", "seats": 3})
+            await ada.post(f"/api/rooms/{started_room['id']}/bots", {"level": "easy"})
+            invitation = await invite(started_room, cat)
+            await ada.post(f"/api/rooms/{started_room['id']}/start")
+            await withdrawn(cat, invitation["id"])
+
+            for blocker, blocked in ((ada, bob), (bob, ada)):  # the host blocks, or the invitee does
+                room = await ada.post("/api/rooms", {"game": "pika", "seats": 2})
+                invitation = await invite(room, bob)
+                await blocker.put(f"/api/friends/blocks/{blocked.user['username']}")
+                await withdrawn(bob, invitation["id"])
+                assert (await bob.get("/api/invitations"))["invitations"] == []
+                with pytest.raises(ClientError) as refused:
+                    await bob.post(f"/api/invitations/{invitation['id']}/accept")
+                assert refused.value.code == "no_such_invitation"
+                await blocker.delete(f"/api/friends/blocks/{blocked.user['username']}")
+                assert (await ada.get(f"/api/rooms/{room['id']}"))["seats"][1] is None  # bob never sat down
+            for message in bob.received + cat.received:
+                server_message_adapter.validate_python(message)
+        finally:
+            for client in (ada, bob, cat):
+                await client.close()
