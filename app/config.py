@@ -75,6 +75,10 @@ class Settings(BaseSettings):
     guest_rate_overall: int = 2000
     # A friends room nobody changed (seats, invitations) for this long is closed with its pending invitations.
     room_idle_hours: float = Field(default=24.0, gt=0)
+    # What one person may have going at once: practice tables being played (each plays on with bots until it
+    # ends or idles out) and open friends rooms (each can send invitations).
+    practice_tables_per_user: int = Field(default=10, ge=1)
+    open_rooms_per_user: int = Field(default=10, ge=1)
     guest_ttl_days: int = Field(default=7, ge=1)
 
     # --- coins, XP, league (platform.md defaults) ------------------------------------------------------------

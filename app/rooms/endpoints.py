@@ -52,7 +52,8 @@ async def notify_withdrawn(request: Request, withdrawn: list[tuple[int, dict[str
         realtime(request).hub.send_to_user(user_id, {"type": "invitation", "data": invitation})
 
 
-@router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=errors(*GAME_SETUP_ERRORS), **ROOM)
+@router.post("/rooms", status_code=status.HTTP_201_CREATED,
+             responses=errors(*GAME_SETUP_ERRORS, (409, "too_many_rooms")), **ROOM)
 async def create_room(body: RoomIn, request: Request, auth: FullAccount, session: DbSession) -> RoomOut:
     options = check_game(body.game, body.seats, body.options)
     service = rooms(request)
@@ -153,7 +154,7 @@ async def remove_seat(room_id: RoomId, seat: SeatIndex, request: Request, backgr
 
 
 @router.post("/rooms/{room_id}/leave", response_model=LeftRoomOut,
-             responses=errors(RoomNotFound, RoomNotOpen, (400, "host_seat")))
+             responses=errors(RoomNotFound, RoomNotOpen, (400, "host_seat"), (400, "not_seated")))
 async def leave_room(room_id: RoomId, request: Request, background: BackgroundTasks, auth: FullAccount,
                      session: DbSession) -> LeftRoomOut:
     service = rooms(request)

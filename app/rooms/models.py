@@ -38,6 +38,6 @@ class RoomInvitation(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
     from_user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     to_user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    status: Mapped[str] = mapped_column(String(16))  # "pending", "accepted", "declined", "cancelled"
+    status: Mapped[str] = mapped_column(String(16))  # "pending", "accepted", "declined", "cancelled", "left"
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     responded_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

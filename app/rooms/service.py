@@ -13,7 +13,7 @@ import uuid
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.sql import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -87,6 +87,12 @@ class RoomService:
 
     async def create(self, session: AsyncSession, host: User, game: str, seats: int, options: dict[str, Any],
                      turn_seconds: float) -> Room:
+        most = self.runtime.settings.open_rooms_per_user
+        hosting = await session.scalar(select(func.count()).select_from(Room)
+                                       .where(Room.host_id == host.id, Room.status == "open"))
+        if hosting >= most:
+            raise Conflict(f"You have {hosting} open rooms; start or close one before opening another.",
+                           code="too_many_rooms", details={"most": most})
         now = self.clock.now()
         room = Room(
             id=uuid.uuid4().hex, host_id=host.id, game=game, options=options, turn_seconds=turn_seconds,
@@ -125,7 +131,13 @@ class RoomService:
         return [(inv, name) for inv, name in rows.all()]
 
     async def mine(self, session: AsyncSession, user: User) -> list[Room]:
-        rooms = await session.scalars(select(Room).where(Room.status == "open").order_by(Room.created_at.desc()))
+        # A guest of a room sat down through an accepted invitation: that narrows the rooms in the database, the
+        # seats say the rest (they may have left since).
+        accepted = select(RoomInvitation.room_id).where(RoomInvitation.to_user_id == user.id,
+                                                        RoomInvitation.status == "accepted")
+        rooms = await session.scalars(
+            select(Room).where(Room.status == "open", or_(Room.host_id == user.id, Room.id.in_(accepted)))
+            .order_by(Room.created_at.desc()))
         return [room for room in rooms if room.host_id == user.id or user.id in self.seated_user_ids(room)]
 
     def _require_host_open(self, room: Room, user: User) -> None:
@@ -174,7 +186,8 @@ class RoomService:
         invitation.status, invitation.responded_at = "cancelled", self.clock.now()
         return invitation
 
-    async def withdraw_pending(self, session: AsyncSession, which: ColumnElement[bool]) -> list[tuple[int, dict[str, Any]]]:
+    async def withdraw_pending(self, session: AsyncSession, which: ColumnElement[bool]
+                               ) -> list[tuple[int, dict[str, Any]]]:
         """Cancel the pending invitations `which` selects; returns (invitee, the invitation as they see it, now
         cancelled) for each, so the endpoint can tell them and their lobby drops it."""
         rows = (await session.execute(
@@ -271,8 +284,13 @@ class RoomService:
             raise RoomNotOpen()
         if room.host_id == user.id:
             raise AppError("The host cannot leave; close the room instead.", code="host_seat")
+        if user.id not in self.seated_user_ids(room):
+            raise AppError("You have no seat in this room; decline the invitation instead.", code="not_seated")
         seats = [None if seat and seat.get("user_id") == user.id else seat for seat in room.seats]
         self._set_seats(room, seats)
+        await session.execute(update(RoomInvitation).where(  # the host sees who left, and may invite them again
+            RoomInvitation.room_id == room.id, RoomInvitation.to_user_id == user.id,
+            RoomInvitation.status == "accepted").values(status="left", responded_at=self.clock.now()))
         return room
 
     async def close(self, session: AsyncSession, room_id: str, host: User

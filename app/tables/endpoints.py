@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Query, Request, status
 from sqlalchemy import select
 
-from app.core.errors import AppError, NotFound
+from app.core.errors import AppError, Conflict, NotFound
 from app.core.openapi import errors
 from app.core.params import BOT_LEVELS, GameId
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
@@ -66,7 +66,7 @@ async def list_games() -> GamesOut:
 
 
 @router.post("/tables", status_code=status.HTTP_201_CREATED, response_model=TableOut,
-             responses=errors(*GAME_SETUP_ERRORS, (422, "unknown_bot_level")))
+             responses=errors(*GAME_SETUP_ERRORS, (422, "unknown_bot_level"), (409, "too_many_tables")))
 async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAuthenticated) -> TableOut:
     """A practice table: you and bots, created at once; nothing is paid."""
     options = check_game(body.game, body.seats, body.options)
@@ -74,6 +74,11 @@ async def create_vs_bots_table(body: VsBotsIn, request: Request, auth: BrieflyAu
     seats = [Seat("human", auth.user.username, user_id=auth.user.id, bot_level="medium")]
     seats += [bot_seat(level, n) for n in range(1, body.seats)]
     manager = realtime(request).tables
+    most = manager.runtime.settings.practice_tables_per_user
+    going = [row for row, _ in await manager.store.tables_of(auth.user.id) if row.mode == "bots"]
+    if len(going) >= most:
+        raise Conflict(f"You have {len(going)} practice games going; finish or end one (Games in progress) before "
+                       "starting another.", code="too_many_tables", details={"most": most})
     timing = TableTiming(**{**manager.timing.__dict__, "turn_seconds": body.turn_seconds})
     table = await manager.create(game=body.game, seats=seats, mode="bots", options=options, timing=timing)
     return TableOut(id=table.id, game=table.game_name, mode=table.mode, status=table.status, seat=0,

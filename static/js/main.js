@@ -117,11 +117,20 @@ function ConnectionBanner({ state }) {
   return null;
 }
 
+// The tray shows the newest few; the rest wait in the lobby, so a flood of invitations never covers a table.
+const TRAY_SHOWN = 2;
+
 function InvitationTray({ invitations }) {
   if (!invitations || !invitations.length) return null;
   const hide = (id) => setStore({ trayInvitations: invitations.filter((i) => i.id !== id) });
+  const more = invitations.length - TRAY_SHOWN;
   return html`<div class="tray" role="region" aria-label="New invitations">
-    ${invitations.map((inv) => html`<div class="tray-item" key=${inv.id}>
+    ${more > 0 && html`<div class="tray-item tray-more">
+      <p>${more} more new invitation${more === 1 ? '' : 's'} in the <a href="#/lobby">lobby</a>.</p>
+      <div class="row"><button type="button" class="btn btn-ghost btn-small"
+        onClick=${() => setStore({ trayInvitations: [] })}>Later for all</button></div>
+    </div>`}
+    ${invitations.slice(0, TRAY_SHOWN).map((inv) => html`<div class="tray-item" key=${inv.id}>
       <p><strong>${inv.from}</strong> invites you to play <strong>${inv.title}</strong>${' '}
         (${inv.taken} of ${inv.seats} seats taken).</p>
       <div class="row">

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from tests.support.harness import Harness
+from tests.support.harness import Harness, open_harness
 
 
 async def test_an_idle_room_is_closed_with_its_invitations_and_an_active_one_stays(harness: Harness):
@@ -40,3 +40,37 @@ async def test_an_idle_room_is_closed_with_its_invitations_and_an_active_one_sta
     await harness.app.state.online.housekeeping()
     assert (await ada.get("/api/rooms")).json()["rooms"] == []
     assert (await bob.get("/api/invitations")).json()["invitations"] == []
+
+
+async def test_one_person_has_a_few_open_rooms_and_practice_tables_at_once_not_thousands(harness: Harness):
+    settings = harness.settings.model_copy(update={"open_rooms_per_user": 2, "practice_tables_per_user": 2})
+    async with open_harness(settings) as limited:
+        ada = await limited.user("ada")
+        rooms = [(await ada.post("/api/rooms", json={"game": "pika", "seats": 2})).json() for _ in range(2)]
+        third = await ada.post("/api/rooms", json={"game": "pika", "seats": 2})
+        assert third.status_code == 409 and third.json()["error"]["code"] == "too_many_rooms", third.text
+        assert "start or close one" in third.json()["error"]["message"]
+        await ada.delete(f"/api/rooms/{rooms[0]['id']}")
+        assert (await ada.post("/api/rooms", json={"game": "pika", "seats": 2})).status_code == 201
+
+        for _ in range(2):
+            assert (await ada.post("/api/tables", json={"game": "pika", "seats": 2})).status_code == 201
+        third = await ada.post("/api/tables", json={"game": "pika", "seats": 2})
+        assert third.status_code == 409 and third.json()["error"]["code"] == "too_many_tables", third.text
+        assert len((await ada.get("/api/tables/mine")).json()["tables"]) == 2
+
+
+async def test_leaving_a_room_is_for_who_sits_in_it_and_the_host_sees_who_left(harness: Harness):
+    ada, bob = await harness.user("ada"), await harness.user("bob")
+    room = (await ada.post("/api/rooms", json={"game": "pika", "seats": 3})).json()
+    invitation = (await ada.post(f"/api/rooms/{room['id']}/invitations", json={"username": "bob"})).json()
+    early = await bob.post(f"/api/rooms/{room['id']}/leave")  # invited, not seated
+    assert early.status_code == 400 and early.json()["error"]["code"] == "not_seated"
+    assert (await bob.get("/api/invitations")).json()["invitations"][0]["id"] == invitation["id"]  # still there
+    assert (await bob.post(f"/api/invitations/{invitation['id']}/accept")).status_code == 200
+    assert (await bob.post(f"/api/rooms/{room['id']}/leave")).status_code == 200
+    seen = (await ada.get(f"/api/rooms/{room['id']}")).json()
+    assert seen["seats"][1:] == [None, None]
+    assert [(i["username"], i["status"]) for i in seen["invitations"]] == [("bob", "left")]
+    again = await ada.post(f"/api/rooms/{room['id']}/invitations", json={"username": "bob"})
+    assert again.status_code == 201 and again.json()["status"] == "pending"

@@ -130,6 +130,7 @@ def make_settings(data_dir: Path, *, database_url: str = "", redis_url: str = "m
         "static_dir": data_dir / "static", "start_balance": 1000, "login_failures_per_username_and_address": 1000,
         "login_failures_per_address": 1000, "login_failures_per_username": 1000, "signup_rate_per_address": 1000,
         "signup_rate_overall": 1000, "guest_rate_per_address": 1000, "guest_rate_overall": 1000,
+        "practice_tables_per_user": 1000, "open_rooms_per_user": 1000,
         "allowed_origins": [], "db_pool_size": 5, "db_max_overflow": 20,
     }
     values.update(overrides)
