@@ -170,6 +170,24 @@ function onNotice(message) {
     }
     return;
   }
+  if (message.type === 'rematch') {
+    // A rematch I agreed to started while I was elsewhere (the results screen and the game-over box take me there
+    // themselves): go to it, as a matched table does, unless I am at another table, where a toast says so.
+    const data = message.data || {};
+    const here = parseRoute();
+    const besideIt = ['results', 'table'].includes(here.name) && here.params.id === data.table;
+    if (data.event !== 'started' || !data.table_id || besideIt || !(data.agreed || []).includes(store.me?.username)) {
+      return;
+    }
+    if (here.name === 'table' && here.params.id === data.table_id) return;
+    if (here.name === 'table') {
+      toast('Your rematch started: it is in Games in progress in the lobby. A bot plays your seat until you go.',
+            'info', 8);
+      return;
+    }
+    go(`/table/${data.table_id}`);
+    return;
+  }
   if (message.type === 'room') {
     const { event, room } = message.data;
     const me = store.me;

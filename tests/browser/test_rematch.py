@@ -1,6 +1,7 @@
 """Two browsers finish a friends game (a Stakes Duel) and rematch: both are offered "Play again (rematch)", one on the
-results screen and one in the table's game-over box; the first agrees and the other page shows who agreed; the
-second agrees and both land on one new table, at the same seats, and the new game takes a move."""
+results screen and one in the table's game-over box; the first agrees and the other page shows who agreed; the first
+goes back to the lobby, the second agrees and both land on one new table, at the same seats, and the new game takes a
+move."""
 
 from __future__ import annotations
 
@@ -109,7 +110,10 @@ async def test_two_friends_finish_a_game_and_rematch_at_the_same_seats(browser_s
             await host.shot("rematch-waiting")
             await guest.shot("rematch-asked")
 
-            # The guest agrees too: both pages go to one new table.
+            # The host goes back to the lobby meanwhile; the guest agrees too: both pages go to one new table (the
+            # host's from the lobby, as a matched table would).
+            await host.page.get_by_role("link", name="Back to the lobby").click()
+            await host.page.get_by_role("heading", name="Hello, ann_host").wait_for()
             await play_again["bob_guest"].click()
             for player in (host, guest):
                 await player.page.wait_for_url(re.compile(r"#/table/(?!" + re.escape(old_id) + r"$)[^/?#]+$"))
