@@ -132,7 +132,8 @@ class Rematch(_ClientMessage):
     agreed (your stake is taken again as you agree, and refunded if the rematch does not start). `agree`: false
     declines (for good: a staked stake comes back); null only asks where the rematch stands. Answered with an `ack`
     carrying `rematch`; everyone who sat at the table is sent a `rematch` notice. Refused with `not_finished`,
-    `not_seated`, `rematch_declined`, `rematch_closed`, `insufficient_funds`."""
+    `not_seated`, `rematch_declined`, `rematch_closed`, `insufficient_funds`, and at an online or staked table
+    `already_queued` or `already_seated` (one queue or matchmade table at a time)."""
 
     type: Literal["rematch"]
     id: RequestId = None

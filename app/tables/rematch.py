@@ -114,6 +114,9 @@ class RematchService:
         if user_id not in finished.humans:
             raise RematchRefused("not_seated", "You had no seat at that table.")
         staked = finished.mode == "staked"
+        if agree and finished.mode in ("online", "staked") and (await self._state(table_id)).get("status") in (
+                None, "pending"):
+            await self._check_free(user_id)  # once it started, answering again changes nothing
         # The new table's id is fixed by whoever asks first (the board keeps the first one it is given).
         new_table = new_table_id()
         ttl_seconds = int(self.settings.rematch_wait_seconds) + 3600
@@ -140,6 +143,16 @@ class RematchService:
         if answered.decided:
             return await self._close(finished, status, state)
         return self._tell(finished, state)  # what everyone was told is the answer too
+
+    async def _check_free(self, user_id: int) -> None:
+        """An online or staked rematch is a matchmade table: one queue or matchmade table at a time (protocol.md,
+        Matchmaking), so who waits in a queue or plays at another such table cannot agree to one."""
+        where = await self.realtime.online.matchmaking.status(user_id)
+        if where["status"] == "waiting":
+            raise RematchRefused("already_queued", "You are waiting for another table; leave that queue first.")
+        if where["status"] == "playing":
+            raise RematchRefused("already_seated", "You are playing at another online table; finish that game "
+                                 "first.")
 
     async def tick(self) -> int:
         """Close the rematches whose wait ran out (on any node: the board hands each to one caller)."""

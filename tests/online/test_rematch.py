@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from app.client import TablestakesClient
+from app.client import ClientError, TablestakesClient
 from app.realtime.protocol import RematchData
 from app.rooms.models import Room
 from app.tables.models import GameRecord, LiveTable
@@ -270,3 +270,17 @@ async def test_a_table_whose_meta_does_not_name_its_room_host_gets_its_rematch_r
     async with online.server.runtime.sessionmaker() as session:
         new_room = (await session.scalars(select(Room).where(Room.table_id == new))).one()
     assert (new_room.host_id, new_room.turn_seconds) == (ada.user["id"], 50)
+
+
+async def test_who_waits_in_a_queue_cannot_agree_to_an_online_rematch_one_matchmade_table_at_a_time(online):
+    ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
+    await queue(ada, "stakes", 2, "online", None)
+    await queue(bob, "stakes", 2, "online", None)
+    old = (await matched(ada))["table_id"]
+    await play(old, ada, bob)
+    await queue(ada, "pika", 3, "online", None)  # ada looks for another game meanwhile
+    with pytest.raises(ClientError) as refused:
+        await rematch(ada, old)
+    assert refused.value.code == "already_queued"
+    await ada.request({"type": "unqueue"})
+    assert (await rematch(ada, old))["event"] == "waiting"  # out of the queue, she may
