@@ -27,11 +27,26 @@ def check_username(value: str) -> str:
     return value
 
 
+# Guests are named Guest-<digits> (app/accounts/service.py): a person's new name may not pass for one.
+GUEST_NAME_PREFIX = "Guest-"
+
+
+def check_new_username(value: str) -> str:
+    """A name for a new account: the username rule, and not one that reads as a guest's."""
+    check_username(value)
+    if value.lower().startswith(GUEST_NAME_PREFIX.lower()):
+        raise ValueError(f"names starting with {GUEST_NAME_PREFIX} are for guests; choose another")
+    return value
+
+
 def check_password(value: str) -> str:
+    """A new password (logging in takes whatever was set)."""
     if len(value) < PASSWORD_MIN:
         raise ValueError(f"a password is at least {PASSWORD_MIN} characters")
     if len(value) > PASSWORD_MAX:
         raise ValueError(f"a password is at most {PASSWORD_MAX} characters")
+    if not value.strip():
+        raise ValueError("a password needs more than spaces")
     try:
         value.encode()
     except UnicodeEncodeError:  # a lone surrogate (JSON's "\ud800") has no UTF-8 bytes for argon2 to hash
@@ -46,10 +61,16 @@ Username = Annotated[str, AfterValidator(check_username),
                                      "maxLength": 20, "description": USERNAME_RULE + " (any case)"})]
 
 
+NewUsername = Annotated[str, AfterValidator(check_new_username),
+                        WithJsonSchema({"type": "string", "pattern": USERNAME_PATTERN.pattern, "minLength": 3,
+                                        "maxLength": 20,
+                                        "description": USERNAME_RULE + "; not starting with Guest-"})]
+
+
 class RegisterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: Username = Field(examples=["Ada_99"])
+    username: NewUsername = Field(examples=["Ada_99"])
     password: str = Field(examples=["correct horse"])
 
     @field_validator("password")

@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.accounts import repository as repo
 from app.accounts.levels import level_for_xp
 from app.accounts.models import User
-from app.accounts.schemas import check_password, check_username, username_key
+from app.accounts.schemas import GUEST_NAME_PREFIX, check_new_username, check_password, username_key
 from app.config import Settings
 from app.core.clock import Clock
 from app.core.errors import AppError, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized
@@ -91,7 +91,6 @@ class NotAGuest(Conflict):
     message = "This account has already signed up."
 
 
-GUEST_NAME_PREFIX = "Guest-"
 
 
 def guest_name(digits: int) -> str:
@@ -153,7 +152,7 @@ class AccountService:
                        client_address: str | None = None) -> tuple[User, str]:
         """A new user with their wallet and welcome coins, logged in: returns the user and a session token."""
         try:
-            check_username(username)
+            check_new_username(username)
             check_password(password)
         except ValueError as error:
             raise InvalidAccountInput(str(error)) from None
@@ -248,7 +247,7 @@ class AccountService:
         history) and getting the welcome coins, exactly once (the ledger key `welcome:<id>`, as at sign-up). It is
         counted as a sign-up here, where the coins are minted (a guest was counted only against the guest limits)."""
         try:
-            check_username(username)
+            check_new_username(username)
             check_password(password)
         except ValueError as error:
             raise InvalidAccountInput(str(error)) from None

@@ -75,7 +75,8 @@ async def get_room(room_id: RoomId, request: Request, auth: FullAccount, session
 
 
 @router.post("/rooms/{room_id}/invitations", status_code=status.HTTP_201_CREATED, response_model=InvitationOut,
-             responses=errors(RoomNotFound, NotHost, RoomNotOpen, UnknownUser, (400, "cannot_invite_yourself"),
+             responses=errors(RoomNotFound, NotHost, RoomNotOpen, RoomFull, UnknownUser,
+                              (400, "cannot_invite_yourself"),
                               (409, "already_seated"), (403, "blocked"), (409, "already_invited")))
 async def invite(room_id: RoomId, body: InviteIn, request: Request, background: BackgroundTasks, auth: FullAccount,
                  session: DbSession) -> InvitationOut:

@@ -158,6 +158,8 @@ class RoomService:
             raise AppError("You are already in your room.", code="cannot_invite_yourself")
         if invitee.id in self.seated_user_ids(room):
             raise Conflict(f"{invitee.username} already sits in this room.", code="already_seated")
+        if None not in room.seats:
+            raise RoomFull()  # they could only be refused on accepting
         if await self.runtime.friends.is_blocked(session, host.id, invitee.id):
             # platform.md / the foundation issue: a blocked user cannot send you invitations.
             raise Forbidden(f"You cannot invite {invitee.username}.", code="blocked")

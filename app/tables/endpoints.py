@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from app.core.errors import AppError, Conflict, NotFound
 from app.core.openapi import errors
-from app.core.params import BOT_LEVELS, GameId
+from app.core.params import BOT_LEVELS, MAX_OFFSET, GameId
 from app.deps import BrieflyAuthenticated, CurrentUser, DbSession, RuntimeDep
 from app.games.base import IllegalAction
 from app.games.registry import UnknownGame, game_names, get_game
@@ -167,7 +167,7 @@ async def game_record(game_id: GameId, auth: CurrentUser, session: DbSession) ->
 
 @router.get("/games/{game_id}/replay", response_model=ReplayOut, responses=errors((404, "no_such_game"), (403, "not_watchable")))
 async def game_replay(game_id: GameId, auth: CurrentUser, session: DbSession, runtime: RuntimeDep,
-                      start: int = Query(default=0, ge=0, description="the first step (0: the deal)"),
+                      start: int = Query(default=0, ge=0, le=MAX_OFFSET, description="the first step (0: the deal)"),
                       limit: int = Query(default=50, ge=1, le=MAX_REPLAY_FRAMES,
                                          description=f"steps in this page (at most {MAX_REPLAY_FRAMES})"),
                       reveal: bool = Query(default=False, description="every seat's view at once (and each move)")

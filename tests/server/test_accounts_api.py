@@ -101,6 +101,10 @@ async def test_two_registrations_of_one_name_at_once_make_one_account(harness: H
     ({"username": "Bob\r\n", "password": PASSWORD}, "username", "3 to 20"),
     ({"username": "ada"}, "password", "required"),
     ({"username": "ada", "password": PASSWORD, "admin": True}, "admin", "not permitted"),
+    ({"username": "Guest-0001", "password": PASSWORD}, "username", "are for guests"),  # would pass for a guest
+    ({"username": "gUEST-ada", "password": PASSWORD}, "username", "are for guests"),
+    ({"username": "ada", "password": " " * 8}, "password", "more than spaces"),
+    ({"username": "ada", "password": "\t \n \t \n "}, "password", "more than spaces"),
 ])
 async def test_bad_registrations_name_the_field_and_write_nothing(harness: Harness, body, field, words):
     response = await harness.client.post("/api/auth/register", json=body)

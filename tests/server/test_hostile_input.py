@@ -41,6 +41,8 @@ BEYOND_INT64 = "99999999999999999999"
     ("GET", "/api/league/pika?week=0001-01-01", None, "week"),
     ("GET", "/api/league/pika?offset=" + BEYOND_INT64, None, "offset"),
     ("GET", "/api/league/pika?offset=-1", None, "offset"),
+    ("GET", "/api/games/" + "g" * 32 + "/replay?start=9223372036854775808", None, "start"),
+    ("GET", "/api/games/" + "g" * 32 + "/replay?start=1000000001", None, "start"),
 ])
 async def test_hostile_parameters_are_a_422_naming_the_field(harness: Harness, method, path, body, field):
     ada = await harness.user("ada")

@@ -74,3 +74,13 @@ async def test_leaving_a_room_is_for_who_sits_in_it_and_the_host_sees_who_left(h
     assert [(i["username"], i["status"]) for i in seen["invitations"]] == [("bob", "left")]
     again = await ada.post(f"/api/rooms/{room['id']}/invitations", json={"username": "bob"})
     assert again.status_code == 201 and again.json()["status"] == "pending"
+
+
+async def test_a_full_room_cannot_invite_anyone_more(harness: Harness):
+    ada = await harness.user("ada")
+    await harness.create_user("bob")
+    room = (await ada.post("/api/rooms", json={"game": "pika", "seats": 2})).json()
+    await ada.post(f"/api/rooms/{room['id']}/bots", json={"level": "easy"})
+    invite = await ada.post(f"/api/rooms/{room['id']}/invitations", json={"username": "bob"})
+    assert invite.status_code == 409 and invite.json()["error"]["code"] == "room_full", invite.text
+    assert (await ada.get(f"/api/rooms/{room['id']}")).json()["invitations"] == []
