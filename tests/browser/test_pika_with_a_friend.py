@@ -1,4 +1,5 @@
-"""Two browsers: they become friends, one invites the other to a room by username, and both play Pika to the end."""
+"""Two browsers: they become friends, one invites the other to a room by username, and both play Pika to the end. A
+room of only its host and bots says before the start that it pays like practice."""
 
 from __future__ import annotations
 
@@ -114,3 +115,21 @@ async def test_two_players_befriend_invite_by_username_and_play_pika_to_the_end(
 
             host.check()
             guest.check()
+
+
+async def test_a_room_of_only_the_host_and_bots_says_it_pays_like_practice(browser_settings, playwright, profiles):
+    async with live_server(browser_settings) as server:
+        async with open_player(playwright, server.url, "loner", viewport=DESKTOP, label="room-alone",
+                               profile_root=profiles) as host:
+            await sign_up(host)
+            page = host.page
+            await page.get_by_role("link", name="Play", exact=True).click()
+            await page.get_by_role("article", name="Pika", exact=True).get_by_role(
+                "link", name="Play with friends").click()
+            await page.get_by_role("button", name="Create room").click()
+            await page.get_by_role("heading", name="Pika room").wait_for()
+            await page.get_by_role("button", name="Add a bot").click()
+            await page.get_by_role("button", name=re.compile("Start the game")).wait_for()
+            await page.get_by_text("Only you and bots: this game pays no coins and no XP").wait_for()
+            await host.shot("room-alone-with-a-bot")
+            host.check()
