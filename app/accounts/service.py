@@ -9,8 +9,8 @@ Guests ("Play now" on the front page): a user row flagged `guest`, named Guest-<
 log in to it: only its session cookie reaches it), a wallet that stays at 0 and vs-bots play only (`GuestAccount`
 refuses the rest, app/deps.py `FullAccount`), counted against the guest limits below. `upgrade` turns the same row
 into a full account (name, password, welcome coins once, key `welcome:<id>`), so its game history stays, and counts
-as a sign-up; `remove_stale_guests` deletes guests older than GUEST_TTL_DAYS (the online housekeeping loop calls it, and
-`tablestakes guests clean-up` does by hand).
+as a sign-up; `remove_stale_guests` deletes guests older than GUEST_TTL_DAYS (the online housekeeping loop calls it,
+and `tablestakes guests clean-up` does by hand).
 
 Limits (Redis fixed windows, counted by client address: app/core/ratelimit.py `address_key`):
 - Sign-ups (a guest's included), each of which mints START_BALANCE coins: SIGNUP_RATE_PER_ADDRESS per address and
@@ -89,8 +89,6 @@ class GuestAccount(Forbidden):
 class NotAGuest(Conflict):
     code = "not_a_guest"
     message = "This account has already signed up."
-
-
 
 
 def guest_name(digits: int) -> str:

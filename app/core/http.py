@@ -185,8 +185,9 @@ class BodyLimitMiddleware:
 
 class FiniteJsonMiddleware:
     """Inside the body cap: a JSON body holding NaN, Infinity or a number past a double's range (1e400), nested past
-    what the parser follows, or not UTF-8 text, is refused with 400 `malformed_json` before any endpoint sees it. Python's json module takes them, PostgreSQL's JSON columns
-    do not, and a browser cannot parse them when they come back (issue 14)."""
+    what the parser follows, or not UTF-8 text, is refused with 400 `malformed_json` before any endpoint sees it.
+    Python's json module takes the first three, PostgreSQL's JSON columns do not, and a browser cannot parse them
+    when they come back (issue 14)."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
