@@ -159,6 +159,17 @@ class Player:
         assert not self.problems, f"{self.name}'s browser reported problems:\n" + "\n".join(self.problems)
 
 
+async def call(player: Player, method: str, path: str, body: Any = None) -> Any:
+    """The API from inside the page (same origin, the page's session cookie)."""
+    return await player.page.evaluate(
+        """async ([method, path, body]) => {
+            const response = await fetch(path, {method, headers: {'Content-Type': 'application/json'},
+                                                body: body === null ? undefined : JSON.stringify(body)});
+            if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+            return response.status === 204 ? null : response.json();
+        }""", [method, path, body])
+
+
 @asynccontextmanager
 async def open_player(playwright: Playwright, base_url: str, name: str, *, viewport: dict[str, int], label: str,
                       profile_root: Path, reduced_motion: str = "reduce", has_touch: bool = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import DESKTOP, open_player, sign_up
+from tests.browser.helpers import DESKTOP, call, open_player, sign_up
 from tests.support.live import live_server
 
 pytestmark = pytest.mark.browser
@@ -81,28 +81,20 @@ async def test_an_invitation_withdrawn_leaves_the_lobby_and_a_stale_accept_says_
             await sign_up(host)
             await sign_up(invitee)  # stays in the lobby
 
-            async def api(player, method: str, path: str, body=None):
-                return await player.page.evaluate(
-                    """async ([method, path, body]) => {
-                        const r = await fetch(path, {method, headers: {'Content-Type': 'application/json'},
-                                                     body: body === null ? undefined : JSON.stringify(body)});
-                        return r.status === 204 ? null : r.json();
-                    }""", [method, path, body])
-
             invitations = invitee.page.get_by_role("region", name="Invitations")
             # Invited, then the host closes the room: the row goes from the lobby without a reload.
-            room = await api(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
-            await api(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "invitee"})
+            room = await call(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
+            await call(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "invitee"})
             await invitations.get_by_text("hosting invites you to Pika").wait_for()
             assert "sent" in await invitations.locator(".list-row").first.inner_text()  # when it was sent
-            await api(host, "DELETE", f"/api/rooms/{room['id']}")
+            await call(host, "DELETE", f"/api/rooms/{room['id']}")
             await invitations.wait_for(state="detached")
 
             # Invited again; the invitation is answered elsewhere (another tab): Accept here says so and drops it.
-            room = await api(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
-            invitation = await api(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "invitee"})
+            room = await call(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
+            invitation = await call(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "invitee"})
             await invitations.get_by_text("hosting invites you to Pika").wait_for()
-            await api(invitee, "POST", f"/api/invitations/{invitation['id']}/decline")
+            await call(invitee, "POST", f"/api/invitations/{invitation['id']}/decline")
             async with invitee.expect_console(r"404"):
                 await invitations.get_by_role("button", name="Accept").click()
                 await invitee.page.locator(".toast", has_text="You have no such invitation.").wait_for()

@@ -8,34 +8,31 @@ import asyncio
 import json
 import random
 import re
-from typing import Any
 
 import pytest
 
 from app.client import TablestakesClient, bot_chooser
 from app.games.registry import get_game
 from app.tables.models import GameRecord
-from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, Player, open_player, play_pika, sign_up
+from tests.browser.helpers import DESKTOP, PASSWORD, PHONE, Player, call, open_player, play_pika, sign_up
 from tests.support.live import live_server
 from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.browser
 
 
-async def call(player: Player, method: str, path: str, body: Any = None) -> Any:
-    """The API from inside the page (same origin, the page's session cookie)."""
-    return await player.page.evaluate(
-        """async ([method, path, body]) => {
-            const response = await fetch(path, {method, headers: {'Content-Type': 'application/json'},
-                                                body: body === null ? undefined : JSON.stringify(body)});
-            if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-            return response.status === 204 ? null : response.json();
-        }""", [method, path, body])
-
-
 async def befriend(a: Player, b: Player) -> None:
     await call(a, "POST", "/api/friends/requests", {"username": b.name})
     await call(b, "POST", f"/api/friends/requests/{a.name}/accept")
+
+
+async def friends_pika_table(host: Player, guest: Player) -> str:
+    """A friends table of Pika for the two, made through the API the room screen uses; returns its id."""
+    room = await call(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
+    await call(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": guest.name})
+    invitation = (await call(guest, "GET", "/api/invitations"))["invitations"][0]
+    await call(guest, "POST", f"/api/invitations/{invitation['id']}/accept")
+    return (await call(host, "POST", f"/api/rooms/{room['id']}/start"))["table_id"]
 
 
 async def test_a_friend_watches_two_friends_play_pika_to_the_end(browser_settings, playwright, profiles):
@@ -55,11 +52,7 @@ async def test_a_friend_watches_two_friends_play_pika_to_the_end(browser_setting
             await befriend(onlooker, guest)
 
             # A friends game of Pika, made through the API the room screen uses; both players open the table.
-            room = await call(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
-            await call(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "guest"})
-            invitation = (await call(guest, "GET", "/api/invitations"))["invitations"][0]
-            await call(guest, "POST", f"/api/invitations/{invitation['id']}/accept")
-            table_id = (await call(host, "POST", f"/api/rooms/{room['id']}/start"))["table_id"]
+            table_id = await friends_pika_table(host, guest)
             for player in (host, guest):
                 await player.page.goto(f"/#/table/{table_id}")
                 await player.page.locator(".hand .hand-card").first.wait_for()
@@ -118,11 +111,7 @@ async def test_a_spectator_a_player_blocks_is_sent_off_and_does_not_ask_for_the_
                 await sign_up(player)
             await befriend(host, guest)
             await befriend(onlooker, host)
-            room = await call(host, "POST", "/api/rooms", {"game": "pika", "seats": 2})
-            await call(host, "POST", f"/api/rooms/{room['id']}/invitations", {"username": "guest"})
-            invitation = (await call(guest, "GET", "/api/invitations"))["invitations"][0]
-            await call(guest, "POST", f"/api/invitations/{invitation['id']}/accept")
-            table_id = (await call(host, "POST", f"/api/rooms/{room['id']}/start"))["table_id"]
+            table_id = await friends_pika_table(host, guest)
 
             page = onlooker.page
             await page.goto(f"/#/watch/{table_id}")
