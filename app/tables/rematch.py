@@ -154,6 +154,13 @@ class RematchService:
             raise RematchRefused("already_seated", "You are playing at another online table; finish that game "
                                  "first.")
 
+    async def _busy_elsewhere(self, user_ids: list[int]) -> list[int]:
+        busy = []
+        for user_id in user_ids:
+            if (await self.realtime.online.matchmaking.status(user_id))["status"] in ("waiting", "playing"):
+                busy.append(user_id)
+        return busy
+
     async def tick(self) -> int:
         """Close the rematches whose wait ran out (on any node: the board hands each to one caller)."""
         now_ms = self._now_ms()
@@ -178,6 +185,17 @@ class RematchService:
         agreed = [user for user in finished.humans if str(user) in state["agreed"]]
         reason = None
         made: str | None = None
+        dropped: dict[str, str] = {}
+        if status == "starting" and finished.mode in ("online", "staked"):
+            # Who agreed, then sat down in a queue or at another matchmade table before the rematch started, has
+            # chosen that one (one queue or matchmade table at a time): it counts as declining, stake back.
+            for user_id in await self._busy_elsewhere(agreed):
+                agreed.remove(user_id)
+                state["agreed"].discard(str(user_id))
+                state["declined"].add(str(user_id))
+                dropped[ANSWER_FIELD + str(user_id)] = "no"
+                if finished.mode == "staked":
+                    await self._refund(finished, new_table, user_id)
         if status == "starting":
             try:
                 made = await self._start(finished, new_table, agreed)
@@ -195,7 +213,7 @@ class RematchService:
                 await self.realtime.online.stakes.refund_table(session, new_table, get_game(finished.game).title)
                 await self.realtime.online.stakes.mark_cancelled(session, new_table, self.runtime.clock.now())
         ended = {"status": "started" if made else "cancelled", "new_table": made or new_table, "reason": reason or ""}
-        await self._board.end(finished.id, ended)
+        await self._board.end(finished.id, {**ended, **dropped})
         return self._tell(finished, {**state, **ended})
 
     async def _start(self, finished: Finished, table_id: str, agreed: list[int]) -> str:
@@ -210,6 +228,8 @@ class RematchService:
             return await self._start_room(finished, table_id, agreed)
         matchmaking = self.realtime.online.matchmaking
         user_seats = [seat["user_id"] for seat in finished.seats if seat.get("user_id") in agreed]
+        if not user_seats:
+            raise RematchRefused("not_enough_players", "Nobody who agreed is free to play it.")
         if mode == "online":
             queue = Queue(finished.game, len(finished.seats), "online", 0)
         else:  # staked: only people, so the table is as big as those who agreed (and staked)

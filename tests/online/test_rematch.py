@@ -284,3 +284,35 @@ async def test_who_waits_in_a_queue_cannot_agree_to_an_online_rematch_one_matchm
     assert refused.value.code == "already_queued"
     await ada.request({"type": "unqueue"})
     assert (await rematch(ada, old))["event"] == "waiting"  # out of the queue, she may
+
+
+async def test_who_agreed_then_queued_elsewhere_is_left_out_of_the_online_rematch_when_it_starts(online):
+    ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
+    await queue(ada, "stakes", 2, "online", None)
+    await queue(bob, "stakes", 2, "online", None)
+    old = (await matched(ada))["table_id"]
+    await play(old, ada, bob)
+    assert (await rematch(ada, old))["event"] == "waiting"
+    await queue(ada, "pika", 3, "online", None)  # then she looks for another game before bob answers
+    started = await rematch(bob, old)
+    assert started["event"] == "started" and started["agreed"] == ["bob"] and started["declined"] == ["ada"]
+    async with online.server.runtime.sessionmaker() as session:
+        row = await session.get(LiveTable, started["table_id"])
+    assert [seat["user_id"] for seat in row.table["seats"] if seat["kind"] == "human"] == [bob.user["id"]]
+    assert (await ada.get("/api/matchmaking"))["status"] == "waiting"  # still in her queue
+    assert (await rematch(ada, old))["declined"] == ["ada"]  # and that is what the rematch says afterwards
+
+
+async def test_who_agreed_to_a_staked_rematch_then_queued_elsewhere_gets_the_stake_back(online):
+    ada, bob, old = await staked_game(online)
+    runtime = online.server.runtime
+    before = {c.user["id"]: await balance_of(runtime, c.user["id"]) for c in (ada, bob)}
+    await rematch(ada, old)
+    assert await balance_of(runtime, ada.user["id"]) == before[ada.user["id"]] - 100
+    await queue(ada, "pika", 3, "online", None)
+    cancelled = await rematch(bob, old)
+    assert cancelled["event"] == "cancelled" and cancelled["reason"] == "not_enough_players"
+    assert cancelled["declined"] == ["ada"]
+    for client in (ada, bob):
+        assert await balance_of(runtime, client.user["id"]) == before[client.user["id"]]
+    await assert_ledger_consistent(runtime)
