@@ -101,7 +101,7 @@ class Queue(_ClientMessage):
     game: str = Field(min_length=1, max_length=32, description="pika, stakes, kapern or piker")
     seats: int = Field(ge=2, le=6, description="the table size, yours included")
     mode: Literal["online", "staked"] = "online"
-    stake: int | None = Field(default=None, gt=0, le=MAX_SAFE_INTEGER, description="staked mode only: one of the STAKES amounts (100, 250, 500, 1000)")
+    stake: int | None = Field(default=None, le=MAX_SAFE_INTEGER, description="staked mode only: one of the STAKES amounts (100, 250, 500, 1000)")
     rejoin: bool = Field(default=False, description="only take back the seat you wait at in this queue; if it was "
                                                     "given up meanwhile, answer `idle` instead of sitting down anew")
 

@@ -296,12 +296,20 @@ async def test_a_restart_of_the_embedded_set_up_refunds_lost_queue_seats_at_once
     (("pika", 2, "online", 100), "stake_not_allowed"),
     (("pika", 2, "staked", 120), "unknown_stake"),
     (("pika", 2, "staked", None), "unknown_stake"),
+    (("pika", 2, "staked", 0), "unknown_stake"),
+    (("pika", 2, "staked", -100), "unknown_stake"),
+    (("pika", 2, "online", -100), "stake_not_allowed"),
     (("pika", 2, "ranked", None), "unknown_mode"),
 ])
 async def test_queue_requests_are_checked(quiet, online, request_, code):
     with pytest.raises(BadQueue) as refused:
         online.matchmaking.queue_for(*request_)
     assert refused.value.code == code and isinstance(refused.value, AppError)
+
+
+async def test_an_online_queue_with_a_stake_of_zero_is_an_online_queue(quiet, online):
+    assert online.matchmaking.queue_for("pika", 2, "online", 0) == online.matchmaking.queue_for("pika", 2, "online",
+                                                                                                   None)
 
 
 async def test_players_queueing_at_once_through_the_service_are_seated_once(quiet, online):
