@@ -3,6 +3,7 @@ socket are mounted with every other route in app/main.py)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
@@ -65,7 +66,7 @@ async def open_realtime(app: FastAPI, runtime: Runtime) -> AsyncIterator[Realtim
     app.state.rooms = RoomService(runtime)
     realtime.rematch = RematchService(runtime, realtime, app.state.rooms)
     online.tick_hooks.append(realtime.rematch.tick)  # a rematch's wait runs out on the online loop's tick
-    online.housekeeping_hooks.append(app.state.rooms.close_idle_rooms)
+    online.housekeeping_hooks.append(functools.partial(app.state.rooms.close_idle_rooms, hub))
     app.state.online = online
     runtime.accounts.session_end_listeners.append(realtime.close_sessions)
     await cluster.start()  # this node's channel to the others (relays, notices), before any table is adopted

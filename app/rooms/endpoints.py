@@ -15,7 +15,7 @@ from app.deps import BrieflyFullAccount, DbSession, FullAccount, RuntimeDep
 from app.rooms.models import Room, RoomInvitation
 from app.rooms.schemas import (BotIn, DeclinedOut, InboxOut, InvitationOut, InviteIn, LeftRoomOut, RoomIn, RoomOut,
                                RoomsOut)
-from app.rooms.service import RoomService, invitation_out, room_out
+from app.rooms.service import RoomService, invitation_out, room_out, tell_room, tell_withdrawn
 from app.tables.endpoints import GAME_SETUP_ERRORS, check_bot_level, check_game, realtime
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -32,13 +32,9 @@ async def _out(service: RoomService, session: AsyncSession, room: Room) -> dict[
 
 async def _notify_room(request: Request, room_data: dict[str, Any], event: str, extra_users: tuple[int, ...] = ()
                        ) -> None:
-    """Tell everyone in the room (and anyone just removed) what changed, over their sockets. A coroutine, so the
-    background task runs on the event loop (the sockets' queues are not thread-safe)."""
-    hub = realtime(request).hub
-    users = {room_data["host_id"], *extra_users}
-    users.update(seat["user_id"] for seat in room_data["seats"] if seat and "user_id" in seat)
-    for user_id in users:
-        hub.send_to_user(user_id, {"type": "room", "data": {"event": event, "room": room_data}})
+    """`tell_room`, as a coroutine so the background task runs on the event loop (the sockets' queues are not
+    thread-safe)."""
+    tell_room(realtime(request).hub, room_data, event, extra_users)
 
 
 async def _notify_user(request: Request, user_id: int, message: dict[str, Any]) -> None:
@@ -46,10 +42,7 @@ async def _notify_user(request: Request, user_id: int, message: dict[str, Any]) 
 
 
 async def notify_withdrawn(request: Request, withdrawn: list[tuple[int, dict[str, Any]]]) -> None:
-    """Each invitee whose invitation went away (room closed or started, invitation cancelled, a block) hears it
-    with its new status, so their lobby and tray drop it instead of offering an Accept that can only fail."""
-    for user_id, invitation in withdrawn:
-        realtime(request).hub.send_to_user(user_id, {"type": "invitation", "data": invitation})
+    tell_withdrawn(realtime(request).hub, withdrawn)
 
 
 @router.post("/rooms", status_code=status.HTTP_201_CREATED,

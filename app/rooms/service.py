@@ -27,6 +27,7 @@ from app.tables.manager import TableManager, new_table_id
 
 if TYPE_CHECKING:
     from app.core.clock import Clock
+    from app.realtime.hub import Hub
     from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,25 @@ class RoomNotOpen(Conflict):
 class RoomFull(Conflict):
     code = "room_full"
     message = "Every seat in this room is taken."
+
+
+def tell_room(hub: Hub, room_data: dict[str, Any], event: str, extra_users: tuple[int, ...] = (),
+              reason: str | None = None) -> None:
+    """Tell everyone in the room (and anyone just removed) what changed, over their sockets."""
+    users = {room_data["host_id"], *extra_users}
+    users.update(seat["user_id"] for seat in room_data["seats"] if seat and "user_id" in seat)
+    data: dict[str, Any] = {"event": event, "room": room_data}
+    if reason is not None:
+        data["reason"] = reason
+    for user_id in users:
+        hub.send_to_user(user_id, {"type": "room", "data": data})
+
+
+def tell_withdrawn(hub: Hub, withdrawn: list[tuple[int, dict[str, Any]]]) -> None:
+    """Each invitee whose invitation went away (room closed or started, invitation cancelled, a block) hears it
+    with its new status, so their lobby and tray drop it instead of offering an Accept that can only fail."""
+    for user_id, invitation in withdrawn:
+        hub.send_to_user(user_id, {"type": "invitation", "data": invitation})
 
 
 def room_out(room: Room, invitations: list[tuple[RoomInvitation, str]] | None = None) -> dict[str, Any]:
@@ -303,33 +323,40 @@ class RoomService:
         room.status, room.updated_at = "closed", self.clock.now()
         return room, await self.withdraw_pending(session, RoomInvitation.room_id == room.id)
 
-    async def close_idle_rooms(self) -> int:
-        """`close_idle` in a transaction of its own, for the online loop's housekeeping."""
+    async def close_idle_rooms(self, hub: Hub | None = None) -> int:
+        """`close_idle` in a transaction of its own, for the online loop's housekeeping; with `hub`, who sits in a
+        closed room hears it closed (`reason` `idle`) and each invitee hears their invitation withdrawn."""
         async with self.runtime.transaction() as session:
-            closed = await self.close_idle(session)
+            closed, withdrawn = await self.close_idle(session)
         if closed:
-            log.info("closed %s friends rooms idle for %s hours", closed, self.runtime.settings.room_idle_hours)
-        return closed
+            log.info("closed %s friends rooms idle for %s hours", len(closed), self.runtime.settings.room_idle_hours)
+        if hub is not None:
+            for room_data in closed:
+                tell_room(hub, room_data, "closed", reason="idle")
+            tell_withdrawn(hub, withdrawn)
+        return len(closed)
 
-    async def close_idle(self, session: AsyncSession, limit: int = 500) -> int:
+    async def close_idle(self, session: AsyncSession, limit: int = 500
+                         ) -> tuple[list[dict[str, Any]], list[tuple[int, dict[str, Any]]]]:
         """Closes open rooms that nobody changed for ROOM_IDLE_HOURS (the host closed the tab and never came back),
-        with their pending invitations, so those stop waiting in the invitees' lobbies. Returns how many closed.
-        Conditional on the room being open and idle still, so a host starting it at that moment wins or loses
-        cleanly (start locks the room and checks it is open)."""
+        with their pending invitations, so those stop waiting in the invitees' lobbies. Returns the closed rooms
+        (as `room_out`) and the withdrawn invitations (as `withdraw_pending`). Conditional on the room being open
+        and idle still, so a host starting it at that moment wins or loses cleanly (start locks the room and checks
+        it is open)."""
         now = self.clock.now()
         cutoff = now - timedelta(hours=self.runtime.settings.room_idle_hours)
         idle = select(Room.id).where(Room.status == "open", Room.updated_at < cutoff).limit(limit)
         ids = list(await session.scalars(idle))
         if not ids:
-            return 0
+            return [], []
         closed = list(await session.scalars(
             update(Room).where(Room.id.in_(ids), Room.status == "open", Room.updated_at < cutoff)
             .values(status="closed", updated_at=now).returning(Room.id)))
-        if closed:
-            await session.execute(update(RoomInvitation).where(
-                RoomInvitation.room_id.in_(closed), RoomInvitation.status == "pending")
-                .values(status="cancelled", responded_at=now))
-        return len(closed)
+        if not closed:
+            return [], []
+        withdrawn = await self.withdraw_pending(session, RoomInvitation.room_id.in_(closed))
+        rooms = await session.scalars(select(Room).where(Room.id.in_(closed)).execution_options(populate_existing=True))
+        return [room_out(room, await self.invitations_of(session, room)) for room in rooms], withdrawn
 
     async def start(self, room_id: str, host: User, tables: TableManager, timing: TableTiming, *, table_id: str | None = None
                     ) -> Room:

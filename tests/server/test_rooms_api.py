@@ -19,8 +19,21 @@ async def test_an_idle_room_is_closed_with_its_invitations_and_an_active_one_sta
     # The host of the second room is still at it: a new invitation is activity.
     assert (await ada.post(f"/api/rooms/{active['id']}/invitations", json={"username": "bob"})).status_code == 201
     harness.clock.advance(timedelta(hours=1, seconds=1))
+    hub = harness.app.state.realtime.hub
+    sent: list[tuple[int, dict]] = []
+    hub.send_to_user = lambda user_id, message: sent.append((user_id, message))  # what the sockets would carry
 
     await harness.app.state.online.housekeeping()
+
+    # Over their sockets: the host hears the room closed for idleness, bob his invitation withdrawn.
+    ada_id = (await ada.get("/api/me")).json()["id"]
+    bob_id = (await bob.get("/api/me")).json()["id"]
+    room_notices = [(user, m["data"]) for user, m in sent if m["type"] == "room"]
+    assert [(user, data["event"], data["reason"], data["room"]["id"]) for user, data in room_notices] == [
+        (ada_id, "closed", "idle", abandoned["id"])]
+    assert room_notices[0][1]["room"]["status"] == "closed"
+    withdrawn = [(user, m["data"]["room_id"], m["data"]["status"]) for user, m in sent if m["type"] == "invitation"]
+    assert withdrawn == [(bob_id, abandoned["id"], "cancelled")]
 
     assert [room["id"] for room in (await ada.get("/api/rooms")).json()["rooms"]] == [active["id"]]
     assert (await ada.get(f"/api/rooms/{abandoned['id']}")).json()["status"] == "closed"

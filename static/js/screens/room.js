@@ -65,7 +65,11 @@ export function RoomScreen({ params, me }) {
       setNote(`${went.join(', ')} left the room.`);
       return;
     }
-    if (event === 'closed') setNote('The host closed this room.');
+    if (event === 'closed') {
+      setNote(message.data.reason === 'idle'
+        ? 'This room was closed: nothing changed in it for a long time.'
+        : 'The host closed this room.');
+    }
     else if (event === 'seat_emptied' && !fresh.seats.some((s) => s && s.user_id === me.id) && fresh.host_id !== me.id) {
       setNote('The host removed you from this room.');
     } else if (EVENT_NOTES[event]) setNote(EVENT_NOTES[event]);
