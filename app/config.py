@@ -172,6 +172,12 @@ class Settings(BaseSettings):
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
 
+    @property
+    def redis_in_process(self) -> bool:
+        """REDIS_URL is the in-process stand-in (`memory://`): this process is the only node, and what it keeps
+        there goes with it. Tables, rematches, the cluster channel and restart refunds all decide by this."""
+        return self.redis_url.startswith("memory://")
+
     def resolved_secret_key(self) -> str:
         """SECRET_KEY if set; otherwise the key kept in DATA_DIR, created on first use (readable by owner only)."""
         if self.secret_key is not None and self.secret_key.get_secret_value():

@@ -399,7 +399,7 @@ class MatchmakingService:
         `restarted`: this process has just started. With the in-process Redis stand-in (embedded, one node) every
         forming table, staked queue seat and rematch was lost with the old process and no other node can be making
         one, so their pots are refunded at once instead of after the wait, and the ledger says why."""
-        alone = restarted and self.settings.redis_url.startswith("memory://")
+        alone = restarted and self.settings.redis_in_process
         still_for = 0.0 if alone else STRANDED_AFTER_SECONDS
         why = "the server restarted before the table started" if alone else None
         now = self.clock.now()

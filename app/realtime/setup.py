@@ -56,7 +56,7 @@ async def open_realtime(app: FastAPI, runtime: Runtime) -> AsyncIterator[Realtim
     ownership = Ownership(runtime, NodeIdentity.new(settings.node_name or None), settings.owner_lease_seconds,
                           tokens.key_fingerprint(runtime.secret_key))
     tables = TableManager(runtime, store, table_timing(settings), ownership)
-    cluster = Cluster(runtime.redis, ownership.node_id, alone=settings.redis_url.startswith("memory://"))
+    cluster = Cluster(runtime.redis, ownership.node_id, alone=settings.redis_in_process)
     hub = Hub(runtime.redis, ownership.node_id, cluster)
     online = OnlinePlay(runtime, tables, hub, shop=shop, league=league, stakes=stakes, ratings=ratings)
     realtime = Realtime(hub, tables, online, cluster, runtime.secret_key)

@@ -97,7 +97,7 @@ class TableManager:
             problems.append("set SECRET_KEY explicitly, the same on every node")
         elif any(node.key_fingerprint != self.ownership.key_fingerprint for node in others):
             problems.append("SECRET_KEY differs from the other nodes' (it must be the same on every node)")
-        if settings.redis_url.startswith("memory://"):
+        if settings.redis_in_process:
             problems.append("set REDIS_URL to the Redis server the other nodes use (memory:// is this process's own)")
         if problems:
             await self.ownership.stop()

@@ -90,7 +90,7 @@ class RematchService:
         self.runtime = runtime
         self.realtime = realtime
         self.rooms = rooms
-        self._board = rematch_board(runtime.redis, runtime.settings.redis_url, self._now_ms)
+        self._board = rematch_board(runtime.redis, runtime.settings.redis_in_process, self._now_ms)
         # A finished table's record and live row never change again, so what a rematch copies is read once.
         # Kept as the read's future: the seats' answers arrive together, and one read serves them all.
         self._finished_kept: OrderedDict[str, asyncio.Future[Finished]] = OrderedDict()

@@ -294,9 +294,9 @@ class LocalRematchBoard:
             state.update(ended)
 
 
-def rematch_board(redis: Any, redis_url: str, now_ms: Callable[[], int]) -> RematchBoard:
-    """In memory on the embedded set-up (one node: nothing else could see it), in Redis otherwise."""
-    if redis_url.startswith("memory://"):
+def rematch_board(redis: Any, in_process: bool, now_ms: Callable[[], int]) -> RematchBoard:
+    """In memory on the embedded set-up (`in_process`: one node, nothing else could see it), in Redis otherwise."""
+    if in_process:
         return LocalRematchBoard(now_ms)
     return RedisRematchBoard(redis)
 

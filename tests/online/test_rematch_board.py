@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from app.config import Settings
 from app.core.redis import close_redis, create_redis
 from app.tables.rematch_board import ANSWER_FIELD, LocalRematchBoard, RedisRematchBoard, rematch_board
 from tests.support import backends
@@ -134,5 +135,7 @@ async def test_in_memory_a_rematch_past_its_time_to_live_is_forgotten_as_redis_w
 
 def test_the_embedded_set_up_keeps_its_rematches_in_memory_and_a_redis_server_in_redis():
     redis = create_redis("memory://")
-    assert isinstance(rematch_board(redis, "memory://", Clock()), LocalRematchBoard)
-    assert isinstance(rematch_board(redis, "redis://127.0.0.1:6379/0", Clock()), RedisRematchBoard)
+    embedded = Settings(redis_url="memory://", database_url="sqlite+aiosqlite://")
+    served = Settings(redis_url="redis://127.0.0.1:6379/0", database_url="sqlite+aiosqlite://")
+    assert isinstance(rematch_board(redis, embedded.redis_in_process, Clock()), LocalRematchBoard)
+    assert isinstance(rematch_board(redis, served.redis_in_process, Clock()), RedisRematchBoard)
