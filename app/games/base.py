@@ -140,6 +140,10 @@ class Game(ABC):
     system_actions: ClassVar[frozenset[str]] = frozenset()
     # action types a seat may send when it is not among acting_seats() (Pika's reorder and call); the rules decide
     out_of_turn_actions: ClassVar[frozenset[str]] = frozenset()
+    # action types that rearrange within a turn and can be undone (Kapern's chest): a table does not count them as a
+    # decision, so they neither restart the seat's turn timer nor count as a turn its person played (platform.md:
+    # every turn has a time limit; a toggle back and forth must not hold a turn, and a pot, for ever)
+    untimed_actions: ClassVar[frozenset[str]] = frozenset()
     bots: ClassVar[dict[str, type[Bot]]] = {}  # level name -> bot class: "easy", "medium", "hard"
 
     seat_count: int  # set by create()/from_state()

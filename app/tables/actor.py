@@ -773,12 +773,15 @@ class TableActor:
             self.seats[seat].away = True
             return [Event("seat_resigned", {"seat": seat})]
         self._decided = None
-        # A decision is a listed move by a seat the game waits on; housekeeping (reordering a hand) is not a turn.
+        # A decision is a listed move by a seat the game waits on; housekeeping (reordering a hand) is not a turn,
+        # nor is a move that can be undone within the turn (Kapern's chest: `Game.untimed_actions`).
+        kind = action.get("type")
         decision = (
             seat is not None
             and not self.seats[seat].is_bot
+            and kind not in self.game.untimed_actions
             and seat in self.game.acting_seats()
-            and action.get("type") in {legal["type"] for legal in self.game.legal_actions(seat)}
+            and kind in {legal["type"] for legal in self.game.legal_actions(seat)}
         )
         events = self.game.apply(seat, action)
         if decision:

@@ -9,6 +9,7 @@ from app.client import TableState
 from app.core import strict_json
 from app.core.clock import ManualClock
 from app.games.base import IllegalAction
+from app.games.kapern.game import TREASURE_ISLAND, Kapern
 from app.games.rng import HashRandom, ScriptedRandom
 from app.tables.actor import EVENT_BUFFER, Seat, TableActor, TableError, TableTiming
 from tests.support.toy_game import Race
@@ -201,6 +202,33 @@ async def test_a_turn_that_times_out_is_played_by_a_bot_and_counted_as_covered()
         await a.next()
     assert table.action_log[0][0] == 0
     assert table.seats[0].covered_turns == 1 and table.seats[0].human_turns == 0
+    await table.stop()
+
+
+async def test_moves_undone_within_a_turn_neither_restart_its_timer_nor_count_as_turns_played():
+    """Kapern's chest: a die put on Treasure Island and taken back, again and again, just before the timer runs out,
+    held the turn (and a staked pot) for ever, and counted as turns played against the leaver rule."""
+    clock = ManualClock()
+    timing = TableTiming(turn_seconds=30, grace_seconds=600, bot_delay_seconds=(0, 0), snapshot_seconds=0)
+    game = Kapern.create(2, Kapern.check_options(2, None), HashRandom("chest:2"))  # seat 0 starts
+    game.turn["card"] = TREASURE_ISLAND
+    table = TableActor(table_id="t1", game=game, seats=humans(2), mode="bots", timing=timing, hooks=Hooks(),
+                       clock=clock)
+    table.start()
+    a, b = Inbox(), Inbox()
+    await table.connect(a, 100, None)
+    await table.connect(b, 101, None)
+    await table.act(100, {"type": "roll", "dice": list(range(8))})
+    assert table.game.acting_seats() == [0] and table.seats[0].human_turns == 1
+    ends = table.describe()["clock"]["turn_ends_at"]["0"]
+    for toggle in ("put_on_chest", "take_from_chest", "put_on_chest", "take_from_chest", "put_on_chest"):
+        clock.advance(seconds=5.9)
+        await table.act(100, {"type": toggle, "die": 1})
+        assert table.describe()["clock"]["turn_ends_at"]["0"] == ends  # the turn's timer runs on
+    clock.advance(seconds=0.5)  # 30 s after the roll
+    while 0 in table.game.acting_seats():
+        await a.next()
+    assert table.seats[0].human_turns == 1 and table.seats[0].covered_turns >= 1
     await table.stop()
 
 

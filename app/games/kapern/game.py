@@ -105,6 +105,7 @@ class Kapern(Game):
     # kapern.md: a table option offers the published 35-card deck alone.
     default_options = {"published_deck": False}
     action_schema = KAPERN_ACTIONS
+    untimed_actions = frozenset({"put_on_chest", "take_from_chest"})  # kapern.md: "and taken back"
     bots = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     seat_count: int
