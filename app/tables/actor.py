@@ -60,6 +60,10 @@ FAILED_RETRY_SECONDS = 30.0  # a table that could not even be cancelled tries ag
 # seat, the table (a deadline), or a table notice (not a move).
 SOURCES = ("player", "timeout", "away", "bot", "table", "notice")
 NOTICES = ("seat_connected", "seat_disconnected", "seat_away", "seat_back")
+# A seat's connected/disconnected notices logged per minute at most: each is a log entry and an update to everyone,
+# so a socket joining and leaving in a loop must not flood the table's log and its players (the seat's `connected`
+# in the table info still follows every change; seat_away and seat_back, which change the seat, are always logged).
+PRESENCE_NOTICES_PER_MINUTE = 6
 # Table-level actions a person takes (source "player"): logged like moves, but the table handles them, not the game.
 RESIGN = {"type": "resign"}
 PLAYED_FOR = ("timeout", "away")  # sources of the moves a bot made for a person (platform.md: covered turns)
@@ -235,6 +239,7 @@ class TableActor:
         self._connections: list[_Connection] = []
         self._bots: dict[int, Bot] = {}
         self._bot_rng = random.Random()
+        self._presence_notices: dict[int, deque[float]] = {}  # seat -> when its recent presence notices were logged
         self._turn_timers: dict[int, tuple[Timer, float]] = {}  # (timer, when it started: the clock's monotonic)
         self._bot_moves: dict[int, Timer] = {}
         self._deadlines: dict[str, tuple[Timer, float]] = {}  # (timer, when it ends: the clock's monotonic)
@@ -612,7 +617,11 @@ class TableActor:
             timer = self._grace_timers.pop(seat, None)
             if timer:
                 timer.cancel()
-            self._notice("seat_back" if self.seats[seat].away else "seat_connected", seat)
+            if self.seats[seat].away:
+                self._notice("seat_back", seat)
+            elif not any(c.seat == seat for c in self._connections if c is not joining) and self._presence_ok(seat):
+                self._notice("seat_connected", seat)  # (a second device of a connected seat is no news)
+            self._info_changed = True  # its `connected`, also when the notice was not logged
         self._watch_idle()
         return seat
 
@@ -632,10 +641,22 @@ class TableActor:
                 self._grace_timers[seat] = self._later(
                     self.timing.grace_seconds, _Request("grace_over", {"seat": seat})
                 )
-            self._notice("seat_disconnected", seat)
+            if self._presence_ok(seat):
+                self._notice("seat_disconnected", seat)
         if not self._connections:
             self._sent_public = self._sent_info = None
         self._watch_idle()
+
+    def _presence_ok(self, seat: int) -> bool:
+        """Whether this seat's connected/disconnected notice may be logged now (PRESENCE_NOTICES_PER_MINUTE)."""
+        now = self._clock.monotonic()
+        recent = self._presence_notices.setdefault(seat, deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= PRESENCE_NOTICES_PER_MINUTE:
+            return False
+        recent.append(now)
+        return True
 
     async def _on_cover(self, user_id: int) -> None:
         seat = self.seat_of(user_id)

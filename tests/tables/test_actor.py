@@ -11,7 +11,7 @@ from app.core.clock import ManualClock
 from app.games.base import IllegalAction
 from app.games.kapern.game import TREASURE_ISLAND, Kapern
 from app.games.rng import HashRandom, ScriptedRandom
-from app.tables.actor import EVENT_BUFFER, Seat, TableActor, TableError, TableTiming
+from app.tables.actor import EVENT_BUFFER, PRESENCE_NOTICES_PER_MINUTE, Seat, TableActor, TableError, TableTiming
 from tests.support.toy_game import Race
 
 
@@ -342,3 +342,34 @@ def test_every_request_the_table_is_asked_or_posts_has_a_handler():
     source = inspect.getsource(actor)
     asked = set(re.findall(r'_ask\("([a-z_]+)"', source)) | set(re.findall(r'_Request\("([a-z_]+)"', source))
     assert asked and asked <= set(actor.TableActor.HANDLERS), asked - set(actor.TableActor.HANDLERS)
+
+
+async def test_a_seat_joining_and_leaving_in_a_loop_does_not_flood_the_log_but_its_connected_follows():
+    clock = ManualClock()
+    table = make_table(humans(2), target=200, clock=clock)
+    table.start()
+    other = Inbox()
+    await table.connect(other, 101, None)
+    phone, laptop = Inbox(), Inbox()
+    await table.connect(phone, 100, None)
+    await table.connect(laptop, 100, None)  # a second device of a connected seat is no news
+    await table.disconnect(laptop)  # nor is one of two devices leaving
+    for _ in range(50):
+        await table.disconnect(phone)
+        await table.connect(phone, 100, None)
+    await looked_at(table)
+    notices = [e.action["type"] for e in table.entries if e.source == "notice" and e.seat == 0]
+    assert notices and set(notices) <= {"seat_connected", "seat_disconnected"}
+    assert len(notices) <= PRESENCE_NOTICES_PER_MINUTE
+    await table.disconnect(phone)  # the last change is still shown: seat 0 is not connected
+    await looked_at(table)
+    assert table.describe()["seats"][0]["connected"] is False
+    assert other.state.info["seats"][0]["connected"] is False
+    await table.connect(phone, 100, None)
+    await looked_at(table)
+    assert other.state.info["seats"][0]["connected"] is True
+    clock.advance(seconds=61)  # a minute on, its notices are logged again
+    await table.disconnect(phone)
+    await looked_at(table)
+    assert table.entries[-1].action["type"] == "seat_disconnected"
+    await table.stop()

@@ -136,7 +136,9 @@ async def test_the_history_is_what_each_seat_was_sent_and_a_resumed_table_rebuil
     # Moves nobody at the seat chose say why; the bot's own seat and Ada's table notices do not.
     everything = numbered(version, mine)
     ada_moves = [e for e in everything if e.get("seat") == 0 and e["type"] in ("play", "draw", "keep", "take_stack")]
-    assert ada_moves and {e.get("auto") for e in ada_moves} == {"timeout"}
+    # (after the resume Ada is away until she joins again: past the 0.01 s grace, a covering bot plays for her)
+    ada_reasons = {e.get("auto") for e in ada_moves}
+    assert ada_moves and "timeout" in ada_reasons and ada_reasons <= {"timeout", "covering_bot"}
     bob_moves = [e for e in everything if e.get("seat") == 1 and e["type"] in ("play", "draw", "keep", "take_stack")]
     assert bob_moves and all(e.get("auto") in ("covering_bot", "timeout") for e in bob_moves)
     assert any(e.get("auto") == "covering_bot" for e in bob_moves)
