@@ -205,11 +205,15 @@ async def _open(websocket: WebSocket, runtime: Runtime, realtime: Realtime) -> C
     return connection
 
 
+# WS_REFUSALS_BEFORE_CLOSE refused messages within this many seconds close the socket: a client that keeps flooding.
+REFUSAL_WINDOW_SECONDS = 10.0
+
+
 async def _read_loop(connection: Connection, realtime: Realtime, settings: Settings) -> None:
     websocket = connection.websocket
     # One budget per user, shared by all of their sockets: more sockets buy no more messages.
     bucket = realtime.hub.message_budget(connection.user_id, settings.ws_messages_per_second)
-    refusals = 0
+    refusals, counted_since = 0, time.monotonic()
     while True:
         try:
             frame = await websocket.receive()
@@ -225,6 +229,9 @@ async def _read_loop(connection: Connection, realtime: Realtime, settings: Setti
         # A binary frame is spent from the budget too: its refusal is a reply all the same, so a flood of them is
         # closed like a flood of text.
         if not bucket.take():
+            now = time.monotonic()
+            if now - counted_since > REFUSAL_WINDOW_SECONDS:
+                refusals, counted_since = 0, now  # refusals now and then, hours apart, are not a flood
             refusals += 1
             if refusals >= settings.ws_refusals_before_close:
                 await connection.close(protocol.CLOSE_RATE_LIMITED, "rate limited")

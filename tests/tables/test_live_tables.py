@@ -16,6 +16,7 @@ from app.games.registry import game_names, get_game
 from app.games.rng import HashRandom
 from app.games.wire import wire_for
 from app.ledger.models import LedgerTransaction
+from app.realtime import gateway
 from app.tables.models import GameRecord
 from app.tables.replay import replay_record
 from app.runtime import open_runtime
@@ -390,6 +391,24 @@ async def test_refused_connections_get_specific_close_codes(fast_settings):
         assert code == 4429
         for client in (erin, nobody, forged, elsewhere, big, flood):
             await client.close()
+
+
+async def test_refusals_now_and_then_do_not_close_a_socket_only_a_flood_does(fast_settings, monkeypatch):
+    # Bursts a little over the budget, a window apart: a few refusals each, more than the close limit in all. The
+    # limit counts refusals within REFUSAL_WINDOW_SECONDS (shortened here so the test is short), not over a life.
+    monkeypatch.setattr(gateway, "REFUSAL_WINDOW_SECONDS", 0.5)
+    strict = fast_settings.model_copy(update={"ws_messages_per_second": 20.0, "ws_refusals_before_close": 8})
+    async with live_server(strict) as server:
+        ivan = await player(server, "ivan")
+        refused = 0
+        for burst in (45, 25, 25, 25):  # a full budget of 40, then 20 back after each pause
+            for _ in range(burst):
+                await ivan.send_raw(json.dumps({"type": "ping"}))
+            await asyncio.sleep(1.1)
+            refused = sum(m.get("code") == "rate_limited" for m in ivan.received)
+        assert refused >= 8  # the old rule closed the socket at 8 refusals in its life
+        assert (await ivan.request({"type": "ping"}))["type"] == "pong"
+        await ivan.close()
 
 
 async def test_a_revoked_session_cannot_open_a_socket(fast_settings):
