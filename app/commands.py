@@ -22,13 +22,15 @@ DRAIN_SECONDS = 30.0  # a drain that takes longer is cut short: the lease then m
 
 def uvicorn_options() -> dict[str, Any]:
     """How every node (and the bench's bare relay, to compare like with like) runs its WebSockets."""
+    from app.core.slow_clients import HeaderDeadlineProtocol
     from app.realtime.gateway import MAX_FRAME_BYTES
 
     # No per-message deflate: our table messages are small patches, a compressor and a decompressor per socket cost
     # about 100 KiB of memory each way and CPU for every message on every socket (one encoded message for many
     # sockets would have to be compressed once per socket again).
+    # Each request's headers must arrive within HEADER_SECONDS (app/core/slow_clients.py: no slowloris).
     return {"ws_max_size": MAX_FRAME_BYTES, "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0,
-            "ws_per_message_deflate": False}
+            "ws_per_message_deflate": False, "http": HeaderDeadlineProtocol}
 
 
 def tune_gc() -> None:
