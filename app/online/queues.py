@@ -502,9 +502,21 @@ class Matchmaker:
         raw = await self._rejoin(args=[queue.key, user_id, connection])
         return _step(json.loads(raw))
 
-    async def depart_later(self, user_id: int, connection: str, at_ms: int) -> None:
-        """Give up the seat `connection` holds at `at_ms`, unless another socket of the user took it over."""
-        await self.redis.zadd(DEPARTING_KEY, {f"{user_id}:{connection}": at_ms})
+    async def depart_later(self, user_id: int, connection: str, at_ms: int, *, keep_earlier: bool = False) -> None:
+        """Give up the seat `connection` holds at `at_ms`, unless another socket of the user took it over. With
+        `keep_earlier`, a departure already planned for that socket keeps its time."""
+        await self.redis.zadd(DEPARTING_KEY, {f"{user_id}:{connection}": at_ms}, nx=keep_earlier)
+
+    async def held_seats(self, limit: int = 2000) -> list[tuple[int, str]]:
+        """(user id, socket) of each seat at the forming tables, by the socket that holds it."""
+        table_ids = await self.redis.zrange(f"{PREFIX}due", 0, limit - 1)
+        if not table_ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.hgetall(f"{PREFIX}conn:{table_id}")
+            held = await pipe.execute()
+        return [(int(user), connection) for seats in held for user, connection in seats.items()]
 
     async def departures_due(self, now_ms: int, limit: int = 100) -> list[tuple[int, str]]:
         """(user id, socket) of each departure due by `now_ms`, removed from the schedule."""

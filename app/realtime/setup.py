@@ -62,6 +62,7 @@ async def open_realtime(app: FastAPI, runtime: Runtime) -> AsyncIterator[Realtim
     realtime = Realtime(hub, tables, online, cluster, runtime.secret_key)
     online.matchmaking.create_table = realtime.create_table  # a new table goes to its players' node
     hub.housekeeping_hooks.append(realtime.prune_remote_listeners)
+    hub.housekeeping_hooks.append(online.matchmaking.release_seats_of_gone_nodes)  # queued from a node that died
     app.state.realtime = realtime
     app.state.rooms = RoomService(runtime)
     realtime.rematch = RematchService(runtime, realtime, app.state.rooms)

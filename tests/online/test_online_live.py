@@ -14,9 +14,11 @@ from app.client import TablestakesClient, bot_chooser
 from app.core.clock import ManualClock
 from app.games.registry import get_game
 from app.online.queues import DEPARTING_KEY
+from app.realtime.hub import presence_key
 from app.realtime.protocol import MatchmakingData
 from app.runtime import open_runtime
 from app.tables.rewards import split_places
+from tests.support import backends
 from tests.support.harness import PASSWORD, reach_staked_level, wipe
 from tests.support.live import live_server
 from tests.support.waiting import eventually
@@ -263,3 +265,34 @@ async def test_a_new_account_s_staked_queue_is_refused_on_the_socket_with_its_ow
     assert (await fresh.get("/api/wallet"))["balance"] == 1000
     assert (await fresh.get("/api/matchmaking"))["status"] == "idle"
     assert (await queue(fresh, "pika", 2))["event"] == "waiting"  # online tables stay open
+
+
+@pytest.mark.parametrize("backend", ["services"] if backends.SERVICES else [])  # a node that died needs a shared Redis
+async def test_a_seat_queued_from_a_node_that_died_is_given_up_after_the_grace_time_with_the_stake(online):
+    """A killed node never closes its sockets: another node's housekeeping finds the seats they held (presence says
+    which node each socket was on) and gives each up after the grace time, the stake back, as for a closed socket."""
+    runtime, matchmaking = online.server.runtime, online.server.app.state.online.matchmaking
+    ada = await online.player("ada", played=True)
+    bob = await online.player("bob", played=True)
+    await queue(ada, "pika", 2, "staked", 500)
+    await queue(bob, "stakes", 2, "staked", 500)  # bob's socket is on this node, alive: his seat stays
+    waiting_at, _ = await matchmaking.matchmaker.where(ada.user["id"])
+    # As if ada's seat were held by a socket of a node that was killed: its presence names that node.
+    await runtime.redis.hset(f"{{mm}}:conn:{waiting_at}", str(ada.user["id"]), "socket-of-a-dead-node")
+    await runtime.redis.hset(presence_key(ada.user["id"]), "socket-of-a-dead-node", "node-that-died:1")
+    assert await matchmaking.release_seats_of_gone_nodes() == 1
+    assert await matchmaking.release_seats_of_gone_nodes() == 1  # found again, its departure time kept
+    grace = runtime.settings.queue_grace_seconds
+    online.clock.advance(seconds=grace - 1)
+    await online.server.app.state.online.tick()
+    assert (await ada.get("/api/matchmaking"))["status"] == "waiting"
+    online.clock.advance(seconds=1.1)
+    await online.server.app.state.online.tick()
+
+    async def refunded() -> bool:
+        return (await ada.get("/api/wallet"))["balance"] == 1000
+
+    await eventually(refunded)
+    assert (await ada.get("/api/matchmaking"))["status"] == "idle"
+    assert (await bob.get("/api/matchmaking"))["status"] == "waiting"
+    assert (await bob.get("/api/wallet"))["balance"] == 500
