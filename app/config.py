@@ -122,7 +122,7 @@ class Settings(BaseSettings):
     node_name: str = ""  # this node's stable name (default: the host name); each start adds a random suffix
     owner_lease_seconds: float = 10.0  # a node silent this long loses its tables to a node that is alive
     ws_messages_per_second: float = 20.0  # per user (all their sockets), sustained; bursts up to twice that
-    ws_refusals_before_close: int = 60  # rate-limited messages within 10 s (gateway.REFUSAL_WINDOW_SECONDS) that close the socket
+    ws_refusals_before_close: int = 60  # refused messages within 10 s (gateway.REFUSAL_WINDOW_SECONDS) close the socket
     ws_max_sockets_per_user: int = 8  # more live sockets of one user close the oldest (tabs, devices)
     spectators_per_table: int = Field(default=50, ge=0)  # spectator sockets one table accepts (0: none)
     spectator_joins_per_user: int = Field(default=4, ge=0)  # tables a user watches at once (per node, per socket)

@@ -84,7 +84,7 @@ function Header({ me, route, unseen }) {
         <span class="chip chip-coins" title="Coins"><span aria-hidden="true">●</span> ${coins(me.coins)}</span>
         <span class="chip chip-level">Lv ${me.level}</span>
         ${running.map((item) => html`<a class="chip chip-running" href="#/shop"
-          title=${`${item.title}: coin prizes ×${item.multiplier} until ${when(item.ends_at)}`}>${RUNNING_LABELS[item.item] || item.title} ×${item.multiplier}</a>`)}
+          title=${`${item.title}: coin prizes ×${item.multiplier} until ${when(item.ends_at)}`}><span class="chip-running-name">${RUNNING_LABELS[item.item] || item.title} </span>×${item.multiplier}</a>`)}
       </div>`}
       ${me && compact && html`<button type="button" class="menu-toggle" aria-expanded=${menuOpen ? 'true' : 'false'}
         aria-controls="main-nav" onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>`}

@@ -160,7 +160,7 @@ function FinalScores({ view, name, me }) {
       })}</tbody>
     </table></div>
     ${final.roll_off.length > 0 && html`<p class="muted">A tie for first was settled by rolling two dice each.</p>`}
-    <p class="muted">Unsecured cards score nothing: ${order.map(({ seat }) => `${name(seat)} ${final.scores[seat].unsecured_cards}`).join(', ')}.</p>
+    <p class="muted">Unsecured cards score nothing. Cards left unsecured: ${order.map(({ seat }) => `${name(seat)} ${plural(final.scores[seat].unsecured_cards, 'card')}`).join(', ')}.</p>
   </section>`;
 }
 

@@ -381,10 +381,10 @@ function describe(event, { name, me }) {
       const card = cardLabel(event.card);
       if (event.shielded) return `${who} flipped the ${card}, but a Shield discarded it: the total stays ${event.total}.`;
       let text = `${who} flipped the ${card}: total ${event.total}`;
-      if (event.busted) text += ` — bust!`;
-      else if (event.effect === 'shield') text += '; a Shield against the next bust';
-      else if (event.effect === 'nudge') text += '; a King: a center die must be nudged';
-      else if (event.effect === 'peek') text += '; a Jack: a Peek at the top two cards';
+      if (event.busted) return `${text}, bust!`;
+      if (event.effect === 'shield') text += '; a Shield against the next bust';
+      if (event.effect === 'nudge') text += '; a King: a center die must be nudged';
+      if (event.effect === 'peek') text += '; a Jack: a Peek at the top two cards';
       return `${text}.`;
     }
     case 'shield_used':
