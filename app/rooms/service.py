@@ -323,17 +323,16 @@ class RoomService:
         room.status, room.updated_at = "closed", self.clock.now()
         return room, await self.withdraw_pending(session, RoomInvitation.room_id == room.id)
 
-    async def close_idle_rooms(self, hub: Hub | None = None) -> int:
-        """`close_idle` in a transaction of its own, for the online loop's housekeeping; with `hub`, who sits in a
-        closed room hears it closed (`reason` `idle`) and each invitee hears their invitation withdrawn."""
+    async def close_idle_rooms(self, hub: Hub) -> int:
+        """`close_idle` in a transaction of its own, for the online loop's housekeeping: who sits in a closed room
+        hears it closed (`reason` `idle`), each invitee hears their invitation withdrawn."""
         async with self.runtime.transaction() as session:
             closed, withdrawn = await self.close_idle(session)
         if closed:
             log.info("closed %s friends rooms idle for %s hours", len(closed), self.runtime.settings.room_idle_hours)
-        if hub is not None:
-            for room_data in closed:
-                tell_room(hub, room_data, "closed", reason="idle")
-            tell_withdrawn(hub, withdrawn)
+        for room_data in closed:
+            tell_room(hub, room_data, "closed", reason="idle")
+        tell_withdrawn(hub, withdrawn)
         return len(closed)
 
     async def close_idle(self, session: AsyncSession, limit: int = 500

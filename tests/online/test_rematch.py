@@ -168,13 +168,19 @@ async def test_an_online_rematch_fills_the_seat_of_who_did_not_answer_with_a_sim
     assert [seat["user_id"] for seat in seats if seat["kind"] == "human"] == [ada.user["id"]]
 
 
-async def staked_game(online) -> tuple[TablestakesClient, TablestakesClient, str]:
+async def matchmade_game(online, mode: str = "staked", stake: int | None = 100
+                         ) -> tuple[TablestakesClient, TablestakesClient, str]:
+    """Ada and Bob matched at a two-seat Stakes table of `mode`, played to its end."""
     ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
-    await queue(ada, "stakes", 2, "staked", 100)
-    await queue(bob, "stakes", 2, "staked", 100)
+    await queue(ada, "stakes", 2, mode, stake)
+    await queue(bob, "stakes", 2, mode, stake)
     old = (await matched(ada))["table_id"]
     await play(old, ada, bob)
     return ada, bob, old
+
+
+async def staked_game(online) -> tuple[TablestakesClient, TablestakesClient, str]:
+    return await matchmade_game(online)
 
 
 async def test_a_staked_rematch_takes_the_stake_again_from_those_who_agree(online):
@@ -273,11 +279,7 @@ async def test_a_table_whose_meta_does_not_name_its_room_host_gets_its_rematch_r
 
 
 async def test_who_waits_in_a_queue_cannot_agree_to_an_online_rematch_one_matchmade_table_at_a_time(online):
-    ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
-    await queue(ada, "stakes", 2, "online", None)
-    await queue(bob, "stakes", 2, "online", None)
-    old = (await matched(ada))["table_id"]
-    await play(old, ada, bob)
+    ada, bob, old = await matchmade_game(online, "online", None)
     await queue(ada, "pika", 3, "online", None)  # ada looks for another game meanwhile
     with pytest.raises(ClientError) as refused:
         await rematch(ada, old)
@@ -287,11 +289,7 @@ async def test_who_waits_in_a_queue_cannot_agree_to_an_online_rematch_one_matchm
 
 
 async def test_who_agreed_then_queued_elsewhere_is_left_out_of_the_online_rematch_when_it_starts(online):
-    ada, bob = await online.player("ada", played=True), await online.player("bob", played=True)
-    await queue(ada, "stakes", 2, "online", None)
-    await queue(bob, "stakes", 2, "online", None)
-    old = (await matched(ada))["table_id"]
-    await play(old, ada, bob)
+    ada, bob, old = await matchmade_game(online, "online", None)
     assert (await rematch(ada, old))["event"] == "waiting"
     await queue(ada, "pika", 3, "online", None)  # then she looks for another game before bob answers
     started = await rematch(bob, old)
