@@ -39,7 +39,6 @@ from app.online.queues import Matchmaker, Queue, RatingWindow, Step
 from app.online.stakes import StakeLedger
 from app.ratings.rating import bot_shown
 from app.ratings.service import RatingService
-from app.realtime.hub import presence_key
 from app.tables.actor import Seat, TableActor
 from app.tables.manager import TableManager, new_table_id
 
@@ -195,20 +194,18 @@ class MatchmakingService:
     async def release_seats_of_gone_nodes(self) -> int:
         """A node that dies never closes its sockets, so the seats they held in a queue would wait for ever (and a
         staked one would be matched with its absent player). Any node's housekeeping finds the seats held by a
-        socket whose node is gone (presence says where each socket was) and gives each up after the grace time, as
-        if that socket had closed now. Returns how many it found."""
+        socket that no live node has (presence says where each socket is; the lease whether that node lives) and
+        gives each up after the grace time, as if that socket had closed now. A socket with no presence entry
+        counts as gone: one that closed has its departure planned already, which keeps its time. Returns how many
+        it found."""
         if self.settings.redis_in_process:
             return 0  # one node: its sockets close with it, and a restart refunds what the queue lost
         held = await self.matchmaker.held_seats()
         if not held:
             return 0
-        async with self.runtime.redis.pipeline(transaction=False) as pipe:
-            for user_id, connection in held:
-                pipe.hget(presence_key(user_id), connection)
-            nodes = await pipe.execute()
-        known = [(seat, node) for seat, node in zip(held, nodes) if node]  # no entry: nothing to say, leave it
-        alive = await self.tables.alive_nodes(sorted({node for _, node in known}))
-        gone = [seat for seat, node in known if node not in alive]
+        nodes = await self.hub.node_of_sockets(held)
+        alive = await self.tables.alive_nodes(sorted({node for node in nodes if node is not None}))
+        gone = [seat for seat, node in zip(held, nodes) if node not in alive]
         at_ms = self._now_ms() + int(self.settings.queue_grace_seconds * 1000)
         for user_id, connection in gone:
             await self.matchmaker.depart_later(user_id, connection, at_ms, keep_earlier=True)

@@ -171,6 +171,15 @@ class Hub:
                 await pipe.execute()
         return {user_id for user_id, entries in sockets.items() if any(node in alive for node in entries.values())}
 
+    async def node_of_sockets(self, sockets: list[tuple[int, str]]) -> list[str | None]:
+        """The node each (user, socket) is on, by presence; None: no entry (the socket closed, or it was a dead
+        node's and `online` forgot it)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for user_id, socket in sockets:
+                pipe.hget(presence_key(user_id), socket)
+            found = await pipe.execute()
+        return [None if node is None else _text(node) for node in found]
+
     async def sockets_by_node(self, user_ids: Iterable[int]) -> dict[str, int]:
         """For each node, how many of these users have a socket there (presence)."""
         ids = list(user_ids)

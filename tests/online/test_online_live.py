@@ -296,3 +296,22 @@ async def test_a_seat_queued_from_a_node_that_died_is_given_up_after_the_grace_t
     assert (await ada.get("/api/matchmaking"))["status"] == "idle"
     assert (await bob.get("/api/matchmaking"))["status"] == "waiting"
     assert (await bob.get("/api/wallet"))["balance"] == 500
+
+
+@pytest.mark.parametrize("backend", ["services"] if backends.SERVICES else [])
+async def test_a_seat_whose_socket_no_presence_knows_counts_as_gone_too(online):
+    """A dead node's presence entries are forgotten by whoever reads presence first (the friends list): its
+    sockets' seats must still be found."""
+    runtime, matchmaking = online.server.runtime, online.server.app.state.online.matchmaking
+    ada = await online.player("ada", played=True)
+    await queue(ada, "pika", 2, "staked", 500)
+    waiting_at, _ = await matchmaking.matchmaker.where(ada.user["id"])
+    await runtime.redis.hset(f"{{mm}}:conn:{waiting_at}", str(ada.user["id"]), "socket-nobody-knows")
+    assert await matchmaking.release_seats_of_gone_nodes() == 1
+    online.clock.advance(seconds=runtime.settings.queue_grace_seconds + 0.1)
+    await online.server.app.state.online.tick()
+
+    async def refunded() -> bool:
+        return (await ada.get("/api/wallet"))["balance"] == 1000
+
+    await eventually(refunded)
