@@ -4,6 +4,7 @@ while a request sent normally, a kept-alive connection's next request and a WebS
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from urllib.parse import urlsplit
 
 import pytest
@@ -18,11 +19,16 @@ pytestmark = pytest.mark.parametrize("backend", ["embedded"])  # the HTTP layer 
 DEADLINE = 0.5
 
 
-async def closed_by_server(reader: asyncio.StreamReader, within: float) -> bool:
+async def closed_by_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, within: float) -> bool:
+    """Whether the server closed the connection within `within` seconds; our end is closed either way."""
     try:
         return await asyncio.wait_for(reader.read(), within) == b""
     except asyncio.TimeoutError:
         return False
+    finally:
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
 
 
 async def test_headers_sent_too_slowly_close_the_connection_and_others_are_served(settings, monkeypatch):
@@ -36,12 +42,10 @@ async def test_headers_sent_too_slowly_close_the_connection_and_others_are_serve
             await asyncio.sleep(DEADLINE / 4)
             writer.write(b"X-Slow: 1\r\n")
             await writer.drain()
-        assert await closed_by_server(reader, within=DEADLINE * 6)
-        writer.close()
+        assert await closed_by_server(reader, writer, within=DEADLINE * 6)
         # A connection that never sends anything is closed too.
         reader, writer = await asyncio.open_connection(address.hostname, address.port)
-        assert await closed_by_server(reader, within=DEADLINE * 6)
-        writer.close()
+        assert await closed_by_server(reader, writer, within=DEADLINE * 6)
 
         # A socket outlives the deadline; a kept-alive connection serves request after request.
         ada = TablestakesClient(server.url)
