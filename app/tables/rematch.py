@@ -147,19 +147,16 @@ class RematchService:
     async def _check_free(self, user_id: int) -> None:
         """An online or staked rematch is a matchmade table: one queue or matchmade table at a time (protocol.md,
         Matchmaking), so who waits in a queue or plays at another such table cannot agree to one."""
-        where = await self.realtime.online.matchmaking.status(user_id)
-        if where["status"] == "waiting":
+        where = await self._elsewhere(user_id)
+        if where == "waiting":
             raise RematchRefused("already_queued", "You are waiting for another table; leave that queue first.")
-        if where["status"] == "playing":
+        if where == "playing":
             raise RematchRefused("already_seated", "You are playing at another online table; finish that game "
                                  "first.")
 
-    async def _busy_elsewhere(self, user_ids: list[int]) -> list[int]:
-        busy = []
-        for user_id in user_ids:
-            if (await self.realtime.online.matchmaking.status(user_id))["status"] in ("waiting", "playing"):
-                busy.append(user_id)
-        return busy
+    async def _elsewhere(self, user_id: int) -> str:
+        """Where matchmaking has the player: `waiting` in a queue, `playing` at a matchmade table, or `idle`."""
+        return (await self.realtime.online.matchmaking.status(user_id))["status"]
 
     async def tick(self) -> int:
         """Close the rematches whose wait ran out (on any node: the board hands each to one caller)."""
@@ -189,7 +186,7 @@ class RematchService:
         if status == "starting" and finished.mode in ("online", "staked"):
             # Who agreed, then sat down in a queue or at another matchmade table before the rematch started, has
             # chosen that one (one queue or matchmade table at a time): it counts as declining, stake back.
-            for user_id in await self._busy_elsewhere(agreed):
+            for user_id in [user for user in agreed if await self._elsewhere(user) in ("waiting", "playing")]:
                 agreed.remove(user_id)
                 state["agreed"].discard(str(user_id))
                 state["declined"].add(str(user_id))
