@@ -97,7 +97,8 @@ function ConnectionBanner({ state }) {
   if (!state.me) return null;
   if (state.connection === 'reconnecting') {
     return html`<div class="banner banner-warning" role="status">
-      <span><strong>Connection lost.</strong> ${state.retryIn > 0 ? `Reconnecting in ${state.retryIn} s…` : 'Reconnecting…'}${' '}
+      <span><strong>${state.offline ? 'You are offline.' : 'Connection lost.'}</strong>${' '}
+        ${state.offline ? 'Reconnecting when the network is back.' : state.retryIn > 0 ? `Reconnecting in ${state.retryIn} s…` : 'Reconnecting…'}${' '}
         Your seats are kept; a bot covers your turns if it takes long.</span>
       <button type="button" class="btn btn-small" onClick=${() => socket.retryNow()}>Reconnect now</button>
     </div>`;

@@ -6,6 +6,7 @@ import { nextTableState, shownTable } from './wire.js';
 const PING_EVERY_MS = 25000; // the server pings too; this catches a connection that died without a close
 const PONG_WITHIN_MS = 10000;
 const MAX_BACKOFF_S = 8;
+const OFFLINE_RETRY_S = 30;
 
 /** Let go of a socket without events; one still connecting is closed once open (closing it earlier makes the
  * browser log an error). */
@@ -44,6 +45,14 @@ class Connection {
     window.addEventListener('online', () => {
       if (this.wanted && !this.ready) this.retryNow();
     });
+    window.addEventListener('offline', () => {
+      // The network is gone: the socket would take up to a ping to notice. Drop it now, so the banner says so at
+      // once; 'online' reconnects and rejoins every table from its last version.
+      const ws = this.ws;
+      if (!this.wanted || !ws) return;
+      discard(ws);
+      this.closed(ws, { code: 1006 });
+    });
   }
 
   start() {
@@ -81,7 +90,7 @@ class Connection {
 
   open() {
     this.clearTimers();
-    setStore({ connection: this.opened ? 'reconnecting' : 'connecting', retryIn: 0 });
+    setStore({ connection: this.opened ? 'reconnecting' : 'connecting', retryIn: 0, offline: false });
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     // A hint for the load balancer: the server that plays our table, so our moves need no relaying.
     const hint = this.nodeHint ? `?node=${encodeURIComponent(this.nodeHint)}` : '';
@@ -225,11 +234,14 @@ class Connection {
       setStore({ connection: 'replaced' });
       return;
     }
+    // Offline, attempts fail at once (and the browser logs each): wait for 'online', trying now and then in case
+    // the browser is wrong about it.
+    const offline = navigator.onLine === false;
     const base = Math.min(MAX_BACKOFF_S, 0.5 * 2 ** this.attempt);
-    const delay = this.attempt === 0 ? 0.3 : base * (0.8 + Math.random() * 0.4);
+    const delay = offline ? OFFLINE_RETRY_S : this.attempt === 0 ? 0.3 : base * (0.8 + Math.random() * 0.4);
     this.attempt += 1;
     let left = Math.ceil(delay);
-    setStore({ connection: 'reconnecting', retryIn: left });
+    setStore({ connection: 'reconnecting', retryIn: left, offline });
     this.countdown = setInterval(() => {
       left = Math.max(0, left - 1);
       setStore({ retryIn: left });

@@ -8,6 +8,7 @@ export const store = {
   me: null, // /api/me: id, username, coins, xp, level, level_xp, next_level_xp, active (running shop items)
   connection: 'offline', // offline | connecting | open | reconnecting | closed | replaced
   retryIn: 0, // seconds before the next reconnection attempt
+  offline: false, // the browser says it has no network (reconnecting waits for it)
   invitations: [], // pending invitations (GET /api/invitations, then socket notices)
   friendsUnseen: 0, // friend requests to me not seen yet: the Friends badge (GET /api/friends/unseen)
   toasts: [], // short notes: {id, text, kind}

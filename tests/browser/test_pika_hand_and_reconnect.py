@@ -1,5 +1,6 @@
 """A hand reordered by drag and drop (and by the keyboard: the sort buttons, Shift with an arrow) is kept by the server across a reload;
-a dropped socket shows the reconnect banner, reconnects by itself and rejoins from the last version seen."""
+a dropped socket shows the reconnect banner, reconnects by itself and rejoins from the last version seen; so does a
+browser that goes offline, at once."""
 
 from __future__ import annotations
 
@@ -122,6 +123,19 @@ async def test_a_reordered_hand_survives_a_reload_and_a_dropped_socket_rejoins_f
             # The table is live again: the hand is the same and the game goes on.
             assert await shown_hand(page) == by_colour
             await player.shot("reconnected")
+
+            # The network goes away: the banner says so at once, not a ping (25 s) later; when the network is back
+            # the page reconnects by itself and rejoins from its version.
+            version = int(await page.locator(".table-shell").get_attribute("data-version"))
+            player.sent_frames.clear()
+            await player.context.set_offline(True)
+            await page.get_by_role("status").get_by_text("You are offline.").wait_for()
+            await player.shot("offline")
+            await player.context.set_offline(False)
+            await page.locator(".banner-warning").wait_for(state="detached")
+            joins = [json.loads(frame) for frame in player.sent_frames if '"join"' in frame]
+            assert joins and joins[-1]["table"] == table_id and joins[-1]["since"] >= version
+            assert await shown_hand(page) == by_colour
 
             # The keyboard alone: Tab reaches a move in the table, its focus ring shows, Enter makes it.
             await page.locator(".turn-bar.turn-mine").wait_for()
