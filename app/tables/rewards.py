@@ -20,10 +20,11 @@ class Reward:
     pot: int = 0  # share of a staked pot
     xp: int = 0
     league_points: int = 0
-    league_halved: bool = False  # league points halved: a simulated player sat at the table (the results say why)
+    league_halved: bool = False  # league points halved: a simulated player sat at the table, or a seat left
     left: bool = False  # counted as having left: no prize, XP or league points
     # A friends table of one person and bots pays as practice does (nothing to win or lose): otherwise a room of
-    # the host and easy bots would be a coin and XP farm, and a way around the staked tables' level.
+    # the host and easy bots would be a coin and XP farm, and a way around the staked tables' level. Seats that
+    # left (a bot played most of their turns) are bots here.
     one_person: bool = False
     # What made the coins, as the ledger has them: the prize before boosters, the multiplier it was paid at, the
     # stake this seat put into the pot; `net` is the change of the player's balance: coins + pot - stake.
@@ -104,7 +105,10 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
     rewards = [Reward(left=table.humans[s] and table.left[s]) for s in range(seats)]
     if table.mode == "bots":
         return rewards  # practice: nothing to win or lose
-    if table.mode == "friends" and sum(1 for human in table.humans if human) < 2:
+    # A seat a bot played for most of its turns (`left`) was not a person playing: a second account that resigns
+    # or never joins must not turn a game against bots into a paid one, nor give full league points.
+    playing = sum(1 for seat in range(seats) if table.humans[seat] and not table.left[seat])
+    if table.mode == "friends" and playing < 2:
         for seat, reward in enumerate(rewards):
             reward.one_person = table.humans[seat]
         return rewards
@@ -133,8 +137,9 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
         reward.net += reward.coins
         reward.xp = rules.xp_by_place[min(table.placings[seat], len(rules.xp_by_place)) - 1] + rules.xp_for_finishing
         points = league[seat]
-        if table.mode in ("online", "staked") and table.bot_filled:
-            # platform.md, weekly league: "Half, rounded down, when a simulated player sat at the table."
+        if table.mode in ("online", "staked") and (table.bot_filled or playing < sum(table.humans)):
+            # platform.md, weekly league: "Half, rounded down, when a simulated player sat at the table." A leaver's
+            # seat was played by a bot: it counts as one.
             reward.league_points, reward.league_halved = points // 2, True
         else:
             reward.league_points = points

@@ -185,7 +185,7 @@ async def test_shop_staked_and_online_play_and_the_league_render_real_data(brows
             points = (12 if won else 8) // 2  # league points, halved: a simulated player sat at the table
             assert (await earned.locator(".stat-value").nth(2).inner_text()).strip() == f"+{points}"
             # The results say when and why the points were halved, and name the seat as the table did.
-            await earned.get_by_text("League points halved (rounded down): a simulated player sat at this table.",
+            await earned.get_by_text("League points halved (rounded down): a simulated player sat at this table",
                                      exact=False).wait_for()
             assert await page.locator("table.results .tag-bot").all_inner_texts() == ["simulated"]
             await earned.get_by_text("Level up! This game took you to level 3.").wait_for()

@@ -39,13 +39,14 @@ async def test_points_by_place_halved_when_bot_filled_only_for_online_and_staked
     await settle(quiet, [human(ada), human(bob), human(cy), human(dee)], [1, 2, 2, 4])  # ties as for coins
     await settle(quiet, [human(ada), simulated(), human(bob)], [2, 1, 3], bot_filled=True)
     await settle(quiet, [human(cy), human(dee)], [1, 2], mode="friends")  # friends tables do not count
-    await settle(quiet, [human(ada), human(bob, left=True)], [2, 1], game="kapern")  # a leaver gets none
+    await settle(quiet, [human(ada), human(bob, left=True)], [2, 1], game="kapern")  # a leaver gets none,
+    # and counts as a simulated player: the others' points are halved
     table = (await quiet.client.get("/api/league/pika")).json()
     assert [(r["place"], r["username"], r["points"], r["games"]) for r in table["standings"]] == [
         (1, "ada", 12 + 8 // 2, 2), (2, "bob", 6 + 4 // 2, 2), (3, "cy", 6, 1), (4, "dee", 2, 1)]
     assert table["week"] == "2030-01-07" and table["current"] and not table["closed"]
     kapern = (await quiet.client.get("/api/league/kapern")).json()["standings"]
-    assert [(r["username"], r["points"]) for r in kapern] == [("ada", 8)]
+    assert [(r["username"], r["points"]) for r in kapern] == [("ada", 8 // 2)]
 
 
 async def test_standings_show_my_place_and_every_past_week(quiet):

@@ -53,6 +53,23 @@ def test_a_friends_table_of_one_person_and_bots_pays_as_practice():
     assert not any(r.one_person for r in rewards)
 
 
+def test_a_friends_table_where_the_only_other_person_left_pays_as_practice():
+    # A second account that resigns (or never joins: a bot plays its every turn) is a bot: no coin or XP farm.
+    rewards = table_rewards(table("friends", [1, 2], left=[False, True]), RULES)
+    assert all(r.coins == 0 and r.xp == 0 and r.net == 0 for r in rewards)
+    assert [r.one_person for r in rewards] == [True, True] and rewards[1].left
+    # Two people still playing and one who left: a friends game.
+    rewards = table_rewards(table("friends", [1, 2, 3], left=[False, False, True]), RULES)
+    assert [r.coins for r in rewards] == [40, 0, 0] and [r.xp for r in rewards] == [40, 30, 0]
+
+
+def test_a_leaver_at_an_online_or_staked_table_halves_the_league_points_as_a_simulated_player_does():
+    online = table_rewards(table("online", [1, 2], left=[False, True]), RULES)
+    assert [r.coins for r in online] == [60, 0] and online[0].league_points == 6 and online[0].league_halved
+    staked = table_rewards(table("staked", [2, 1], left=[True, False], stake=100), RULES)
+    assert staked[1].pot == 200 and staked[1].league_points == 6 and staked[1].league_halved
+
+
 def test_online_pays_every_place_but_simulated_players_and_leavers_get_nothing():
     rewards = table_rewards(table("online", [1, 2, 3, 4], humans=[True, False, True, True], left=[False, False, False, True], bot_filled=True), RULES)
     assert [r.coins for r in rewards] == [100, 0, 40, 0]

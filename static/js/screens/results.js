@@ -94,13 +94,15 @@ export function ResultsScreen({ params, me }) {
       ${mine.reward.rating?.unrated && html`<p class="muted rating-unrated">${UNRATED[mine.reward.rating.unrated]
         || 'Ratings did not move in this game.'}</p>`}
       ${mine.reward.league_halved && html`<p class="muted league-halved">League points halved (rounded down): a
-        simulated player sat at this table. Games with only real people count in full.</p>`}
+        simulated player sat at this table, or a bot played most of someone's turns. Games played through by real
+        people count in full.</p>`}
       ${netParts(mine.reward) && html`<p class="muted coins-made">Your coins: ${netParts(mine.reward)} = ${signed(earnedCoins)}.</p>`}
       ${mine.reward.left && html`<p class="banner banner-warning">You left, or a bot played most of your turns, so
         this game counts as left: no prize and no XP.</p>`}
       ${game.mode === 'bots' && html`<p class="muted">Practice games against bots pay no coins and no XP.</p>`}
-      ${mine.reward.one_person && html`<p class="muted one-person">Only you and bots sat at this friends table, so it
-        paid as practice does: no coins and no XP. Invite a friend to play for coins.</p>`}
+      ${mine.reward.one_person && html`<p class="muted one-person">Only you and bots played at this friends table
+        (a seat a bot played most turns of counts as a bot), so it paid as practice does: no coins and no XP. Invite
+        a friend to play for coins.</p>`}
       ${mine.reward.level_up && html`<p class="banner banner-success level-up" role="status">Level up! This game
         took you to level ${mine.reward.level_up}.</p>`}
       <${XpBar} me=${me} />
