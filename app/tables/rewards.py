@@ -107,8 +107,8 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
         return rewards  # practice: nothing to win or lose
     # A seat a bot played for most of its turns (`left`) was not a person playing: a second account that resigns
     # or never joins must not turn a game against bots into a paid one, nor give full league points.
-    playing = sum(1 for seat in range(seats) if table.humans[seat] and not table.left[seat])
-    if table.mode == "friends" and playing < 2:
+    leavers = sum(reward.left for reward in rewards)
+    if table.mode == "friends" and sum(table.humans) - leavers < 2:
         for seat, reward in enumerate(rewards):
             reward.one_person = table.humans[seat]
         return rewards
@@ -126,6 +126,9 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
     else:
         raise ValueError(f"unknown table mode {table.mode!r}")
     league = split_places(table.placings, rules.league_points) if table.mode in ("online", "staked") else [0] * seats
+    # platform.md, weekly league: "Half, rounded down, when a simulated player sat at the table." A leaver's seat was
+    # played by a bot: it counts as one.
+    league_halved = table.mode in ("online", "staked") and (table.bot_filled or leavers > 0)
     for seat, reward in enumerate(rewards):
         reward.net = reward.pot - reward.stake
         if not table.humans[seat] or reward.left:
@@ -137,9 +140,7 @@ def table_rewards(table: Table, rules: RewardRules) -> list[Reward]:
         reward.net += reward.coins
         reward.xp = rules.xp_by_place[min(table.placings[seat], len(rules.xp_by_place)) - 1] + rules.xp_for_finishing
         points = league[seat]
-        if table.mode in ("online", "staked") and (table.bot_filled or playing < sum(table.humans)):
-            # platform.md, weekly league: "Half, rounded down, when a simulated player sat at the table." A leaver's
-            # seat was played by a bot: it counts as one.
+        if league_halved:
             reward.league_points, reward.league_halved = points // 2, True
         else:
             reward.league_points = points
